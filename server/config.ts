@@ -1,0 +1,74 @@
+/** Configuration, parsed once from the environment. Everything else receives a Config. */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Public identity of the site, no trailing slash. */
+  siteUrl: string;
+  /** `${siteUrl}/wp-json/agentes/v1` */
+  baseUrl: string;
+  redisUrl: string | undefined;
+  keyPrefix: string;
+  /** Addresses (exact IPs or CIDRs) of proxies whose X-Forwarded-For is believed. Empty: none. */
+  trustProxy: string[];
+  rateLimit: { anonymous: number; identified: number; windowSeconds: number };
+  /** read_page cuts Markdown longer than this many characters at a paragraph boundary. */
+  readPageMaxChars: number;
+  readModelDir: string;
+  distDir: string;
+  /** Set only when v1 is announced as deprecated (conformance.md §8). */
+  deprecation: { deprecatedAt: Date; sunsetAt: Date } | null;
+  logLevel: 'silent' | 'error' | 'info';
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min = 1): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  return n;
+}
+
+function date(env: Env, name: string): Date | null {
+  const raw = env[name];
+  if (!raw) return null;
+  const d = new Date(raw);
+  if (Number.isNaN(d.getTime())) throw new Error(`${name} must be a date (ISO 8601), got "${raw}"`);
+  return d;
+}
+
+export function parseConfig(env: Env = process.env): Config {
+  const siteUrl = (env.SITE_URL || 'http://localhost:4321').replace(/\/+$/, '');
+  try { new URL(siteUrl); } catch { throw new Error(`SITE_URL must be an absolute URL, got "${siteUrl}"`); }
+  const deprecatedAt = date(env, 'API_DEPRECATED_AT');
+  const sunsetAt = date(env, 'API_SUNSET_AT');
+  if ((deprecatedAt === null) !== (sunsetAt === null)) throw new Error('API_DEPRECATED_AT and API_SUNSET_AT go together');
+  if (deprecatedAt && sunsetAt && sunsetAt < deprecatedAt) throw new Error('API_SUNSET_AT must not be earlier than API_DEPRECATED_AT');
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (logLevel !== 'silent' && logLevel !== 'error' && logLevel !== 'info') throw new Error(`LOG_LEVEL must be silent, error or info`);
+  return {
+    port: int(env, 'PORT', 4321, 0),
+    host: env.HOST || '127.0.0.1',
+    siteUrl,
+    baseUrl: `${siteUrl}/wp-json/agentes/v1`,
+    redisUrl: env.REDIS_URL || undefined,
+    keyPrefix: env.KEY_PREFIX || 'agentes',
+    trustProxy: (env.TRUST_PROXY || '').split(',').map((s) => s.trim()).filter(Boolean),
+    rateLimit: {
+      anonymous: int(env, 'RATE_LIMIT_ANONYMOUS', 60),
+      identified: int(env, 'RATE_LIMIT_IDENTIFIED', 600),
+      windowSeconds: int(env, 'RATE_LIMIT_WINDOW', 60),
+    },
+    readPageMaxChars: int(env, 'READ_PAGE_MAX_CHARS', 20000, 1000),
+    readModelDir: path.resolve(ROOT, env.READ_MODEL_DIR || 'var/read-model'),
+    distDir: path.resolve(ROOT, env.DIST_DIR || 'dist'),
+    deprecation: deprecatedAt && sunsetAt ? { deprecatedAt, sunsetAt } : null,
+    logLevel,
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The one error family. Handlers throw; `sendError` is the only place an error becomes a
+ * response. REST errors use the contract's Error shape; OAuth endpoints use RFC 6749 §5.2.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Logger } from './log.ts';
+
+/** Stable `code` values of REST errors (documented in the README). */
+export const API_CODES = {
+  missingParam: 'rest_missing_callback_param',
+  invalidParam: 'rest_invalid_param',
+  noRoute: 'rest_no_route',
+  methodNotAllowed: 'rest_method_not_allowed',
+  pageNotFound: 'agentes_page_not_found',
+  notLoggedIn: 'rest_not_logged_in',
+  invalidToken: 'agentes_invalid_token',
+  insufficientScope: 'agentes_insufficient_scope',
+  rateLimited: 'agentes_rate_limited',
+  unavailable: 'agentes_unavailable',
+  internal: 'agentes_internal_error',
+} as const;
+export type ApiCode = (typeof API_CODES)[keyof typeof API_CODES];
+
+export type Headers = Record<string, string | number>;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ApiCode,
+    message: string,
+    readonly hint?: string,
+    readonly headers: Headers = {},
+  ) {
+    super(message);
+  }
+}
+
+export class OAuthError extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: string,
+    readonly description: string,
+    readonly headers: Headers = {},
+  ) {
+    super(description);
+  }
+}
+
+export const missingParam = (name: string) =>
+  new ApiError(400, API_CODES.missingParam, `Falta el parámetro obligatorio: ${name}.`, name);
+
+export const invalidParam = (name: string, detail: string) =>
+  new ApiError(400, API_CODES.invalidParam, `Parámetro no válido: ${name}. ${detail}`, name);
+
+export const noRoute = () =>
+  new ApiError(404, API_CODES.noRoute, 'No existe esa operación.', 'Operaciones: search_pages, read_page, get_company_info, quota. Véase /openapi.json.');
+
+export const methodNotAllowed = (allow: string) =>
+  new ApiError(405, API_CODES.methodNotAllowed, `Método no permitido. Use ${allow}.`, `Métodos admitidos: ${allow}`, { Allow: allow });
+
+export function sendJson(res: ServerResponse, status: number, body: string | Buffer, headers: Headers = {}): void {
+  res.statusCode = status;
+  for (const name in headers) res.setHeader(name, headers[name]!);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  res.end(body);
+}
+
+const GENERIC_500 = JSON.stringify({
+  code: API_CODES.internal,
+  message: 'Error interno del servidor.',
+  data: { status: 500, hint: 'Inténtelo de nuevo más tarde.' },
+});
+
+/** Turns anything thrown into a JSON response. Headers already set on `res` (rate limits) are kept. */
+export function sendError(res: ServerResponse, err: unknown, log: Logger): void {
+  if (res.headersSent) { res.destroy(); return; }
+  if (err instanceof ApiError) {
+    const data: { status: number; hint?: string } = { status: err.status };
+    if (err.hint !== undefined) data.hint = err.hint;
+    sendJson(res, err.status, JSON.stringify({ code: err.code, message: err.message, data }), err.headers);
+    return;
+  }
+  if (err instanceof OAuthError) {
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Pragma', 'no-cache');
+    sendJson(res, err.status, JSON.stringify({ error: err.error, error_description: err.description }), err.headers);
+    return;
+  }
+  log.error('unexpected error', err);
+  sendJson(res, 500, GENERIC_500);
+}

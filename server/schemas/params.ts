@@ -1,0 +1,45 @@
+/**
+ * Parameters of the content operations (contract.md, "Endpoints"), shared by REST validation,
+ * /openapi.json and the MCP input schemas. REST receives strings; `limit` is coerced there.
+ */
+import { z } from 'zod';
+import { CityFilterSchema } from './cities.ts';
+import { COMPANY_SECTIONS } from './resources.ts';
+
+export const LIMITS = {
+  queryMin: 2,
+  queryMax: 200,
+  limitMin: 1,
+  limitMax: 25,
+  limitDefault: 8,
+  cursorMax: 12,
+  urlMin: 1,
+  urlMax: 300,
+} as const;
+
+export const SearchPagesParams = z.object({
+  query: z.string().min(LIMITS.queryMin).max(LIMITS.queryMax)
+    .describe('Texto a buscar, en español: un servicio, un problema o una ciudad (2–200 caracteres). Funciona mejor con un servicio o problema concreto que con frases largas.'),
+  city: CityFilterSchema.default('todas')
+    .describe('Slug de ciudad para filtrar, o `todas` para no filtrar'),
+  limit: z.coerce.number().int().min(LIMITS.limitMin).max(LIMITS.limitMax).default(LIMITS.limitDefault)
+    .describe('Resultados por página (1–25)'),
+  cursor: z.string().min(1).max(LIMITS.cursorMax).optional()
+    .describe('El `next_cursor` de la respuesta anterior, para la página siguiente'),
+});
+
+export const ReadPageParams = z.object({
+  url: z.string().min(LIMITS.urlMin).max(LIMITS.urlMax)
+    .describe('URL completa de una página de este sitio, ruta del sitio (/servicios/fontaneria/) o slug (fontaneria)'),
+});
+
+export const GetCompanyInfoParams = z.object({
+  section: z.enum(COMPANY_SECTIONS).default('all')
+    .describe('Parte a devolver: all, contact (contacto y horario), service_model (modelo de servicio, precios e impuestos), coverage (ciudades con URL), services (servicios con URL)'),
+});
+
+export const GetQuotaParams = z.object({});
+
+export type SearchPagesInput = z.infer<typeof SearchPagesParams>;
+export type ReadPageInput = z.infer<typeof ReadPageParams>;
+export type GetCompanyInfoInput = z.infer<typeof GetCompanyInfoParams>;

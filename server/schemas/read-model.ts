@@ -1,0 +1,53 @@
+/**
+ * The precomputed read model written by `npm run build` and loaded by the server.
+ *
+ * Layout under READ_MODEL_DIR (default var/read-model):
+ *   current                       {"build_id": "<id>"}, replaced atomically (write + rename) last
+ *   builds/<id>/manifest.json     ManifestSchema
+ *   builds/<id>/pages/<slug>.json ReadModelPageSchema, one per published page
+ *   builds/<id>/company/<section>.json  CompanyInfo for each get_company_info section
+ *   builds/<id>/search/           the Pagefind index and its sidecar files (search stage)
+ */
+import { z } from 'zod';
+import { CitySlugSchema } from './cities.ts';
+
+export const READ_MODEL_SCHEMA_VERSION = 1;
+
+export const PAGE_KINDS = ['home', 'service', 'city', 'service-city', 'guide', 'info'] as const;
+
+export const ReadModelPageSchema = z.object({
+  /** Site path, lower-case, with leading and trailing slash: `/servicios/fontaneria/madrid/`. */
+  path: z.string().regex(/^\/(?:[a-z0-9-]+\/)*$/),
+  /** Canonical URL on SITE_URL at build time. */
+  url: z.url(),
+  /** Unique per build; `[a-z0-9-]`. Rule: path segments without a leading servicios|ciudades|guias, joined by `-`; `inicio` for home. */
+  slug: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/),
+  title: z.string().min(1),
+  description: z.string(),
+  city: z.union([CitySlugSchema, z.literal('')]),
+  kind: z.enum(PAGE_KINDS),
+  /** Main content only, links absolute, no menus, footer or asides. */
+  markdown: z.string().min(1),
+  /** sha256 hex of title + "\n" + markdown: changes only when the page's content does. */
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
+export const ManifestSchema = z.object({
+  schema_version: z.literal(READ_MODEL_SCHEMA_VERSION),
+  build_id: z.string().regex(/^[A-Za-z0-9_-]+$/),
+  created_at: z.iso.datetime(),
+  site_url: z.url(),
+  counts: z.object({
+    pages: z.number().int().positive(),
+    cities: z.number().int(),
+    services: z.number().int(),
+    guides: z.number().int(),
+    company_sections: z.number().int(),
+  }),
+  timings_ms: z.record(z.string(), z.number()),
+});
+
+export const PointerSchema = z.object({ build_id: z.string().regex(/^[A-Za-z0-9_-]+$/) });
+
+export type ReadModelPage = z.infer<typeof ReadModelPageSchema>;
+export type Manifest = z.infer<typeof ManifestSchema>;

@@ -1,0 +1,102 @@
+/**
+ * The contract's resources (contract.md, "Resources and their fields"). Field names are binding.
+ * These schemas are the one source for response validation, the emitted read model,
+ * /openapi.json and the MCP output schemas.
+ */
+import { z } from 'zod';
+import { CitySlugSchema } from './cities.ts';
+
+export const SearchResultSchema = z.object({
+  title: z.string().describe('Título de la página'),
+  url: z.string().describe('URL de la página; pásela a read_page'),
+  city: z.union([CitySlugSchema, z.literal('')]).describe('Slug de la ciudad de la página; vacío si es general'),
+  excerpt: z.string().describe('Extracto en texto plano alrededor de las palabras buscadas'),
+});
+
+export const SearchResponseSchema = z.object({
+  total: z.number().int().min(0).describe('Número de resultados en esta página'),
+  results: z.array(SearchResultSchema),
+  next_cursor: z.string().max(12).nullable().describe('Valor para `cursor` en la siguiente llamada; null al final'),
+});
+
+export const PageSchema = z.object({
+  title: z.string(),
+  url: z.string(),
+  markdown: z.string().describe('Texto de la página en Markdown, sin menús ni pie'),
+  truncated: z.boolean().describe('true si el texto se ha cortado'),
+});
+
+export const ServiceModelSchema = z.object({
+  description: z.string(),
+  online_booking: z.literal(false).describe('false: en este sitio no se contrata ni se paga nada en línea'),
+  performed_by: z.string().optional(),
+  quoted_by: z.string().optional(),
+  invoiced_by: z.string().optional(),
+  warranty: z.string().optional(),
+});
+
+export const ServiceEntrySchema = z.object({ name: z.string(), url: z.string() });
+export const CityEntrySchema = z.object({ slug: CitySlugSchema, name: z.string(), url: z.string() });
+
+export const CompanyInfoSchema = z.object({
+  brand: z.string(),
+  website: z.string(),
+  legal_name: z.string().optional(),
+  tax_id: z.string().optional(),
+  address: z.string().optional(),
+  phone: z.string().optional(),
+  email: z.string().optional(),
+  whatsapp: z.string().optional(),
+  hours: z.string().optional(),
+  coverage: z.string().optional(),
+  tax: z.string().optional(),
+  prices: z.string().optional(),
+  service_model: ServiceModelSchema.optional(),
+  services: z.array(ServiceEntrySchema).optional(),
+  cities: z.array(CityEntrySchema).optional(),
+  pages: z.record(z.string(), z.string()).optional(),
+});
+
+export const COMPANY_SECTIONS = ['all', 'contact', 'service_model', 'coverage', 'services'] as const;
+export type CompanySection = (typeof COMPANY_SECTIONS)[number];
+
+/**
+ * Which CompanyInfo fields each section returns (the contract leaves it open; documented in
+ * the README). `brand` and `website` are required by CompanyInfo, so every section has them.
+ */
+export const COMPANY_SECTION_FIELDS = {
+  contact: ['brand', 'website', 'legal_name', 'address', 'phone', 'email', 'whatsapp', 'hours'],
+  service_model: ['brand', 'website', 'service_model', 'prices', 'tax'],
+  coverage: ['brand', 'website', 'coverage', 'cities'],
+  services: ['brand', 'website', 'services'],
+} as const satisfies Record<Exclude<CompanySection, 'all'>, readonly (keyof z.infer<typeof CompanyInfoSchema>)[]>;
+
+export const QUOTA_POLICIES = ['anonimo', 'identificado'] as const;
+export type QuotaPolicy = (typeof QUOTA_POLICIES)[number];
+
+export const QuotaSchema = z.object({
+  client_id: z.string(),
+  scope: z.string().optional(),
+  policy: z.enum(QUOTA_POLICIES),
+  limit: z.number().int(),
+  window_seconds: z.number().int().optional(),
+  used: z.number().int().optional(),
+  remaining: z.number().int(),
+  reset_seconds: z.number().int(),
+});
+
+export const ErrorSchema = z.object({
+  code: z.string().describe('Identificador estable del error'),
+  message: z.string(),
+  data: z.object({
+    status: z.number().int(),
+    hint: z.string().optional(),
+  }).optional(),
+});
+
+export type SearchResult = z.infer<typeof SearchResultSchema>;
+export type SearchResponse = z.infer<typeof SearchResponseSchema>;
+export type Page = z.infer<typeof PageSchema>;
+export type CompanyInfo = z.infer<typeof CompanyInfoSchema>;
+export type Quota = z.infer<typeof QuotaSchema>;
+export type ApiErrorBody = z.infer<typeof ErrorSchema>;

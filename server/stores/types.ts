@@ -1,0 +1,33 @@
+/**
+ * The storage interface behind quotas, rate limits, OAuth clients and tokens. One in-process
+ * implementation (default) and one Redis implementation (REDIS_URL). Keys are given without
+ * the deployment prefix; the store adds it.
+ */
+export interface WindowCount {
+  /** Hits in the current window, this one included. */
+  count: number;
+  /** Seconds until the window ends (≥ 1 while it is open). */
+  resetSeconds: number;
+}
+
+export interface Store {
+  /**
+   * Fixed-window counter: atomically adds one hit to `key`. The window opens at the key's first
+   * hit and lasts `windowSeconds`; across processes sharing one backend the count is exact.
+   */
+  hit(key: string, windowSeconds: number): Promise<WindowCount>;
+  /** The current window of `key` without counting (count 0 and a full window when none is open). */
+  peek(key: string, windowSeconds: number): Promise<WindowCount>;
+  get(key: string): Promise<string | null>;
+  /** Sets `key` with a time to live; the backend expires it (no sweeper). */
+  set(key: string, value: string, ttlSeconds: number): Promise<void>;
+  /** Sets only when absent; true when it was set. */
+  setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
+  /** Renews the time to live of an existing key; false when it does not exist. */
+  touch(key: string, ttlSeconds: number): Promise<boolean>;
+  del(key: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Injected clock, so expiry is testable without sleeping. Milliseconds since the epoch. */
+export type Clock = () => number;

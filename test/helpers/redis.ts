@@ -1,0 +1,71 @@
+/**
+ * A private redis-server for one test file: random free port, nothing on disk. Fails loudly
+ * when redis-server is missing or does not start, never falls back to the machine's Redis.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+
+export interface TestRedis {
+  url: string;
+  port: number;
+  /** Stops the server (as an outage would); `start()` brings it back on the same port. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      const sock = net.connect(port, '127.0.0.1');
+      sock.once('connect', () => { sock.end(); resolve(); });
+      sock.once('error', () => {
+        sock.destroy();
+        if (Date.now() > deadline) reject(new Error(`redis-server did not listen on ${port} within ${timeoutMs} ms`));
+        else setTimeout(attempt, 25);
+      });
+    };
+    attempt();
+  });
+}
+
+export async function startRedis(): Promise<TestRedis> {
+  const port = await freePort();
+  let child: ChildProcess | null = null;
+
+  const start = async () => {
+    const proc = spawn('redis-server', [
+      '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
+      '--protected-mode', 'no', '--loglevel', 'warning',
+    ], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const failed = new Promise<never>((_, reject) => {
+      proc.once('error', (e) => reject(new Error(`cannot start redis-server (is it installed?): ${e.message}`)));
+      proc.once('exit', (code) => reject(new Error(`redis-server exited with code ${code} before listening`)));
+    });
+    failed.catch(() => {});
+    await Promise.race([waitForPort(port, 5000), failed]);
+    child = proc;
+  };
+
+  const stop = async () => {
+    const proc = child;
+    child = null;
+    if (!proc || proc.exitCode !== null) return;
+    await new Promise<void>((resolve) => { proc.once('exit', () => resolve()); proc.kill('SIGKILL'); });
+  };
+
+  await start();
+  return { url: `redis://127.0.0.1:${port}`, port, stop, start, close: stop };
+}
