@@ -1,0 +1,25 @@
+/** Process entry of `npm start`: config from the environment, build when missing, serve, drain on SIGTERM. */
+import { parseConfig } from './config.ts';
+import { ensureBuilt } from './ensure-built.ts';
+import { createLogger } from './log.ts';
+import { startServer } from './main.ts';
+
+const config = parseConfig();
+const log = createLogger(config.logLevel);
+ensureBuilt(config);
+const running = await startServer(config, { log });
+log.info('listening', { url: running.url, site: config.siteUrl, store: config.redisUrl ? 'redis' : 'memory' });
+if (process.send) process.send({ ready: true, url: running.url });
+
+let stopping = false;
+const stop = (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  log.info('draining', { signal });
+  running.close().then(
+    () => process.exit(0),
+    (err) => { log.error('shutdown failed', err); process.exit(1); },
+  );
+};
+process.on('SIGTERM', () => stop('SIGTERM'));
+process.on('SIGINT', () => stop('SIGINT'));

@@ -1,0 +1,80 @@
+/**
+ * Composition root: builds every dependency from one Config and starts the HTTP server.
+ * Tests call `startServer` with port 0; `server/index.ts` is the process entry.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from './config.ts';
+import { createApp, type AppDeps } from './app.ts';
+import { createLogger, type Logger } from './log.ts';
+import { sendError } from './errors.ts';
+import type { Store } from './stores/types.ts';
+import { createStore } from './stores/index.ts';
+import type { ModelHolder } from './read-model/types.ts';
+import { openModel } from './read-model/holder.ts';
+import { createTokenService } from './auth/tokens.ts';
+import { apiRoutes } from './routes/api/index.ts';
+import { oauthRoutes } from './routes/oauth/index.ts';
+import { identityRoute } from './routes/identity.ts';
+import { siteFallback } from './routes/site.ts';
+
+export interface StartOptions {
+  store?: Store;
+  clock?: () => number;
+  log?: Logger;
+  model?: ModelHolder & { close?(): Promise<void> };
+}
+
+export interface RunningServer {
+  /** Where the server listens, e.g. http://127.0.0.1:40123 (not SITE_URL). */
+  url: string;
+  server: http.Server;
+  deps: AppDeps;
+  /** Stops accepting, drains in-flight requests (up to `graceMs`), then releases the store and model. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** Bounds that keep slow or idle clients from holding the server (slowloris, idle floods). */
+const TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
+
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const log = options.log ?? createLogger(config.logLevel);
+  const clock = options.clock ?? Date.now;
+  const store = options.store ?? (await createStore(config, { log, clock }));
+  const model = options.model ?? (await openModel(config, log));
+  const tokens = createTokenService({ store, config, clock });
+  const deps: AppDeps = { config, log, store, tokens, model, clock };
+
+  const app = createApp(deps, [apiRoutes, oauthRoutes, identityRoute], siteFallback(deps));
+  const server = http.createServer((req, res) => {
+    try {
+      app.handler(req as never, res);
+    } catch (err) {
+      sendError(res, err, log);
+    }
+  });
+  server.headersTimeout = TIMEOUTS.headersMs;
+  server.requestTimeout = TIMEOUTS.requestMs;
+  server.keepAliveTimeout = TIMEOUTS.keepAliveMs;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => { server.off('error', reject); resolve(); });
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+
+  let closing: Promise<void> | null = null;
+  const close = (graceMs = 10_000) => (closing ??= (async () => {
+    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    await drained;
+    clearTimeout(timer);
+    // What the caller passed in, the caller owns and closes.
+    if (!options.model) await (model as { close?: () => Promise<void> }).close?.();
+    if (!options.store) await store.close();
+  })());
+
+  return { url: `http://${host}:${port}`, server, deps, close };
+}

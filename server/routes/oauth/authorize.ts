@@ -1,0 +1,23 @@
+/**
+ * GET/POST /oauth/authorize — published only because MCP SDK 1.x clients reject metadata
+ * without an authorization endpoint (conformance.md, interop traps). There is no interactive
+ * grant, so it always refuses, in JSON, and never redirects: a redirect_uri was never registered
+ * to send the user to (RFC 6749 §4.1.2.1).
+ */
+import type { Polka } from 'polka';
+import type { AppDeps } from '../../app.ts';
+import { OAuthError, sendError } from '../../errors.ts';
+import { methodNotAllowed } from './respond.ts';
+
+export const AUTHORIZE_PATH = '/oauth/authorize';
+
+export function authorizeEndpoint(app: Polka, deps: AppDeps): void {
+  const refuse = (_req: unknown, res: import('node:http').ServerResponse) => sendError(res, new OAuthError(
+    400,
+    'unsupported_response_type',
+    'This server has no authorization endpoint flow: register at /oauth/register and use grant_type=client_credentials at /oauth/token.',
+  ), deps.log);
+  app.get(AUTHORIZE_PATH, refuse);
+  app.post(AUTHORIZE_PATH, refuse);
+  app.all(AUTHORIZE_PATH, methodNotAllowed(deps, 'GET, POST'));
+}

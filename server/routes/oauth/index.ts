@@ -1,0 +1,33 @@
+/** The OAuth 2.0 endpoints under {site_url}/oauth/, one file per endpoint. */
+import type { Route } from '../../app.ts';
+import { createClientRegistry } from '../../auth/clients.ts';
+import { createTokenService } from '../../auth/tokens.ts';
+import { createClientIpResolver, ipQuotaKey } from '../../middleware/client-ip.ts';
+import { authorizeEndpoint } from './authorize.ts';
+import { introspectEndpoint } from './introspect.ts';
+import { registerEndpoint } from './register.ts';
+import { revokeEndpoint } from './revoke.ts';
+import { tokenEndpoint } from './token.ts';
+import type { OAuthContext } from './respond.ts';
+
+export { AUTHORIZE_PATH } from './authorize.ts';
+export { INTROSPECT_PATH } from './introspect.ts';
+export { REGISTER_PATH } from './register.ts';
+export { REVOKE_PATH } from './revoke.ts';
+export { TOKEN_PATH, acceptedResources } from './token.ts';
+export { LIMITS as OAUTH_LIMITS } from './respond.ts';
+
+export const oauthRoutes: Route = (app, deps) => {
+  const resolveIp = createClientIpResolver(deps.config.trustProxy);
+  const ctx: OAuthContext = {
+    clients: createClientRegistry(deps),
+    // Stateless over the store, so it agrees with deps.tokens (which only verifies).
+    tokens: createTokenService(deps),
+    addressOf: (req) => ipQuotaKey(resolveIp(req)),
+  };
+  registerEndpoint(app, deps, ctx);
+  tokenEndpoint(app, deps, ctx);
+  revokeEndpoint(app, deps, ctx);
+  introspectEndpoint(app, deps, ctx);
+  authorizeEndpoint(app, deps);
+};

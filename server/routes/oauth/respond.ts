@@ -1,0 +1,98 @@
+/**
+ * What every OAuth endpoint shares: async handlers whose errors reach `sendError`, JSON
+ * responses that are never cached (RFC 6749 §5.1), 405s, per-IP limits counted in the store,
+ * and the refusal of credentials in the URL.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request } from 'polka';
+import type { AppDeps } from '../../app.ts';
+import { OAuthError, sendError, sendJson } from '../../errors.ts';
+import { StoreUnavailableError } from '../../stores/errors.ts';
+import type { Store } from '../../stores/types.ts';
+import type { AuthenticatedClient, ClientRegistry } from '../../auth/clients.ts';
+import { authenticateClient } from '../../auth/client-auth.ts';
+import { param, readForm } from '../../middleware/body.ts';
+import type { TokenService } from '../../auth/tokens.ts';
+
+/** What the endpoints share beyond AppDeps. */
+export interface OAuthContext {
+  clients: ClientRegistry;
+  tokens: TokenService;
+  /** Per-IP rate-limit key of the request's client address. */
+  addressOf: (req: IncomingMessage) => string;
+}
+
+export type Handler = (req: Request, res: ServerResponse) => Promise<void>;
+type Middleware = (req: IncomingMessage, res: ServerResponse) => void;
+
+export const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
+
+/** Runs `handler`; whatever it throws becomes one response, written by `sendError`. */
+export function oauthHandler(deps: AppDeps, handler: Handler): Middleware {
+  return (req, res) => {
+    handler(req as Request, res).catch((err: unknown) => sendError(res, toOAuthError(err), deps.log));
+  };
+}
+
+/** A store outage is the client's retryable 503, not a 500 (RFC 6749 §4.1.2.1 `temporarily_unavailable`). */
+function toOAuthError(err: unknown): unknown {
+  if (err instanceof StoreUnavailableError) {
+    return new OAuthError(503, 'temporarily_unavailable', 'The service is temporarily unavailable; retry shortly.', { 'Retry-After': 1 });
+  }
+  return err;
+}
+
+export function sendOAuthJson(res: ServerResponse, status: number, body: object): void {
+  sendJson(res, status, JSON.stringify(body), NO_STORE);
+}
+
+/** 405 in the OAuth error shape, with `Allow` (RFC 9110 §15.5.6). */
+export function methodNotAllowed(deps: AppDeps, allow: string): Middleware {
+  return (_req, res) => sendError(res, new OAuthError(405, 'invalid_request', `Method not allowed; use ${allow}.`, { Allow: allow }), deps.log);
+}
+
+/** Parameters that must never travel in a URL, where proxies and logs keep them. */
+const URL_SECRETS = ['client_id', 'client_secret', 'token', 'access_token'];
+
+export function refuseCredentialsInQuery(req: Request): void {
+  const found = URL_SECRETS.find((name) => req.query?.[name] !== undefined);
+  if (found) throw new OAuthError(400, 'invalid_request', `${found} must be sent in the request body or Authorization header, never in the URL.`);
+}
+
+export interface Limit {
+  /** Store key prefix; the client address is appended. */
+  name: string;
+  max: number;
+  windowSeconds: number;
+  what: string;
+}
+
+/** contract.md, Limits: 5 registrations per hour and 30 token requests per minute, per IP. */
+export const LIMITS = {
+  register: { name: 'oauth-register', max: 5, windowSeconds: 3600, what: 'registrations per hour' },
+  token: { name: 'oauth-token', max: 30, windowSeconds: 60, what: 'token requests per minute' },
+  /** Revocation and introspection share one bucket; not in the contract, so generous. */
+  manage: { name: 'oauth-manage', max: 60, windowSeconds: 60, what: 'revocation and introspection requests per minute' },
+} as const satisfies Record<string, Limit>;
+
+/** Counts one hit of `limit` for `address`; over the limit → 429 `rate_limited` with Retry-After. */
+export async function enforceLimit(store: Store, limit: Limit, address: string): Promise<void> {
+  const { count, resetSeconds } = await store.hit(`${limit.name}:${address}`, limit.windowSeconds);
+  if (count > limit.max) {
+    throw new OAuthError(429, 'rate_limited', `Too many requests: at most ${limit.max} ${limit.what} per client address. Retry in ${resetSeconds} s.`, { 'Retry-After': resetSeconds });
+  }
+}
+
+/**
+ * The common front of revocation (RFC 7009 §2.1) and introspection (RFC 7662 §2.1): their shared
+ * limit, a form with a required `token`, and the same client authentication as the token
+ * endpoint. `token_type_hint` is optional and, with one token type, says nothing: ignored.
+ */
+export async function readTokenRequest(req: Request, deps: AppDeps, ctx: OAuthContext): Promise<{ token: string; client: AuthenticatedClient }> {
+  await enforceLimit(deps.store, LIMITS.manage, ctx.addressOf(req));
+  refuseCredentialsInQuery(req);
+  const form = await readForm(req);
+  const token = param(form, 'token');
+  if (token === undefined) throw new OAuthError(400, 'invalid_request', 'Missing required parameter: token.');
+  return { token, client: await authenticateClient(req, form, ctx.clients) };
+}

@@ -1,0 +1,68 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { OAuthError, sendError } from '../../../server/errors.ts';
+import { parseForm, readForm, readJson } from '../../../server/middleware/body.ts';
+
+const f = (s: string | Buffer, repeatable: string[] = []) => Object.fromEntries(parseForm(Buffer.from(s), repeatable));
+
+function fails(fn: () => unknown, description: string) {
+  try {
+    fn();
+  } catch (err) {
+    assert.instance(err, OAuthError);
+    assert.is((err as OAuthError).error, 'invalid_request');
+    assert.is((err as OAuthError).description, description);
+    return;
+  }
+  assert.unreachable('parsed');
+}
+
+test('parseForm: application/x-www-form-urlencoded decoding', () => {
+  assert.equal(f('a=1&b=x+y%2Bz&c=%C3%B1'), { a: ['1'], b: ['x y+z'], c: ['ñ'] });
+  assert.equal(f(''), {});
+  assert.equal(f('a=&b&&c=1'), { c: ['1'] }, 'empty values are omitted (RFC 6749 §3.1)');
+  assert.equal(f('a=b=c'), { a: ['b=c'] });
+  assert.equal(f('resource=x&resource=y', ['resource']), { resource: ['x', 'y'] });
+});
+
+test('parseForm: repeated parameters, bad escapes and invalid UTF-8 are invalid_request', () => {
+  fails(() => f('a=1&a=2'), 'Parameter a must not be repeated.');
+  fails(() => f('a=%'), 'Parameter a is not correctly form-encoded (bad %-escape or UTF-8).');
+  fails(() => f('%zz=1'), 'Parameter name is not correctly form-encoded (bad %-escape or UTF-8).');
+  fails(() => f('a=%C3'), 'Parameter a is not correctly form-encoded (bad %-escape or UTF-8).');
+  fails(() => f(Buffer.from([0x61, 0x3d, 0xc3])), 'The request body is not valid UTF-8.');
+});
+
+/** A server whose only route reads the body the way the OAuth endpoints do and echoes it. */
+async function withEcho(fn: (url: string) => Promise<void>) {
+  const log = { info() {}, error() {} };
+  const server = http.createServer((req, res) => {
+    const read = req.url === '/json' ? readJson(req) : readForm(req).then((m) => Object.fromEntries(m));
+    read.then((body) => { res.setHeader('content-type', 'application/json'); res.end(JSON.stringify(body)); }, (err) => sendError(res, err, log));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    await fn(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+}
+
+test('readForm/readJson over HTTP: content types, limit, and the error response', () => withEcho(async (url) => {
+  const post = (path: string, type: string | null, body: BodyInit) => fetch(url + path, { method: 'POST', headers: type ? { 'content-type': type } : {}, body });
+  assert.equal(await (await post('/form', 'Application/X-WWW-Form-Urlencoded; charset="utf-8"', 'a=1')).json(), { a: ['1'] });
+  assert.equal(await (await post('/json', 'application/json; charset=utf-8', '{"a":1}')).json(), { a: 1 });
+  const big = await post('/form', 'application/x-www-form-urlencoded', 'a='.padEnd(16 * 1024 + 1, 'x'));
+  assert.is(big.status, 413);
+  assert.equal(await big.json(), { error: 'invalid_request', error_description: 'The request body is larger than 16384 bytes.' });
+  const exact = await post('/form', 'application/x-www-form-urlencoded', 'a='.padEnd(16 * 1024, 'x'));
+  assert.is(exact.status, 200, 'exactly the limit is accepted');
+  const wrong = await post('/form', 'text/plain', 'a=1');
+  assert.is(wrong.status, 400);
+  assert.equal(await wrong.json(), { error: 'invalid_request', error_description: 'Content-Type must be application/x-www-form-urlencoded.' });
+}));
+
+test.run();

@@ -1,0 +1,5 @@
+/** The OAuth conformance suite over the in-process store. */
+import { memoryStores } from './harness.ts';
+import { oauthSuite } from './suite.ts';
+
+oauthSuite('memory', memoryStores, { clockDrivesTtl: true });
