@@ -1,0 +1,84 @@
+/** Loads the content collections once per build and answers the questions pages ask of them. */
+import { getCollection, getEntry, type CollectionEntry } from 'astro:content';
+import { CITY_SLUGS } from '../../server/schemas/cities.ts';
+
+export type Company = CollectionEntry<'company'>['data'];
+export type Service = CollectionEntry<'services'>['data'];
+export type City = CollectionEntry<'cities'>['data'];
+export type Guide = CollectionEntry<'guides'>;
+export type PriceRow = Service['prices'][number];
+
+/** One step of the breadcrumb trail; the last one is the current page. */
+export interface Crumb {
+  label: string;
+  href: string;
+}
+
+export interface SiteData {
+  company: Company;
+  services: Service[];
+  cities: City[];
+  guides: Guide[];
+}
+
+/** Site paths. Every internal href goes through here so trailing slashes never go missing. */
+export const paths = {
+  home: '/',
+  services: '/servicios/',
+  service: (service: string) => `/servicios/${service}/`,
+  serviceCity: (service: string, city: string) => `/servicios/${service}/${city}/`,
+  cities: '/ciudades/',
+  city: (city: string) => `/ciudades/${city}/`,
+  guides: '/guias/',
+  guide: (slug: string) => `/guias/${slug}/`,
+} as const;
+
+let cached: Promise<SiteData> | undefined;
+
+export function loadSite(): Promise<SiteData> {
+  cached ??= load();
+  return cached;
+}
+
+async function load(): Promise<SiteData> {
+  const companyEntry = await getEntry('company', 'empresa');
+  if (!companyEntry) throw new Error('src/content/company.json did not load (collection "company", entry "empresa")');
+
+  const services = (await getCollection('services')).map((e) => e.data);
+  const cityById = new Map((await getCollection('cities')).map((e) => [e.id, e.data]));
+  const missing = CITY_SLUGS.filter((slug) => !cityById.has(slug));
+  if (missing.length > 0 || cityById.size !== CITY_SLUGS.length) {
+    throw new Error(`src/content/cities.json must hold exactly the ${CITY_SLUGS.length} contract cities; missing: ${missing.join(', ') || '(none)'}, found ${cityById.size}`);
+  }
+  const cities = CITY_SLUGS.map((slug) => cityById.get(slug)!);
+
+  const guides = (await getCollection('guides')).sort((a, b) => a.data.title.localeCompare(b.data.title, 'es'));
+  return { company: companyEntry.data, services, cities, guides };
+}
+
+export function offersIn(service: Service, cityId: string): boolean {
+  return !service.cities || service.cities.includes(cityId as City['id']);
+}
+
+export function citiesFor(service: Service, cities: readonly City[]): City[] {
+  return cities.filter((c) => offersIn(service, c.id));
+}
+
+export function servicesIn(city: City, services: readonly Service[]): Service[] {
+  return services.filter((s) => offersIn(s, city.id));
+}
+
+export function guidesFor(serviceId: string, guides: readonly Guide[]): Guide[] {
+  return guides.filter((g) => g.data.service === serviceId);
+}
+
+export function findService(services: readonly Service[], id: string): Service {
+  const found = services.find((s) => s.id === id);
+  if (!found) throw new Error(`unknown service id "${id}"`);
+  return found;
+}
+
+/** "en la isla de Tenerife" / "en la provincia de Bizkaia": where the partner professionals work. */
+export function areaOf(city: City): string {
+  return city.island ? `la isla de ${city.island}` : `la provincia de ${city.province}`;
+}
