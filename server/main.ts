@@ -16,6 +16,7 @@ import { createTokenService } from './auth/tokens.ts';
 import { apiRoutes } from './routes/api/index.ts';
 import { oauthRoutes } from './routes/oauth/index.ts';
 import { identityRoute } from './routes/identity.ts';
+import { discoveryRoutes } from './routes/discovery.ts';
 import { siteFallback } from './routes/site.ts';
 
 export interface StartOptions {
@@ -45,7 +46,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const tokens = createTokenService({ store, config, clock });
   const deps: AppDeps = { config, log, store, tokens, model, clock };
 
-  const app = createApp(deps, [apiRoutes, oauthRoutes, identityRoute], siteFallback(deps));
+  const app = createApp(deps, [apiRoutes, oauthRoutes, identityRoute, discoveryRoutes], siteFallback(deps));
   const server = http.createServer((req, res) => {
     try {
       app.handler(req as never, res);
