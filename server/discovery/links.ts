@@ -1,0 +1,91 @@
+/**
+ * Every public address the discovery documents name, derived from the Config in one place so
+ * that a document never names a URL the server does not answer at. Paths come from the modules
+ * that serve them where those modules export them.
+ */
+import type { Config } from '../config.ts';
+import { resourceMetadataUrl } from '../middleware/bearer.ts';
+import { AUTHORIZE_PATH } from '../routes/oauth/authorize.ts';
+import { INTROSPECT_PATH } from '../routes/oauth/introspect.ts';
+import { REGISTER_PATH } from '../routes/oauth/register.ts';
+import { REVOKE_PATH } from '../routes/oauth/revoke.ts';
+import { TOKEN_PATH } from '../routes/oauth/token.ts';
+import { IDENTITY_PATH } from '../routes/identity.ts';
+
+export type LinkConfig = Pick<Config, 'siteUrl' | 'baseUrl'>;
+
+/** Paths served by the discovery routes (server/routes/discovery.ts). */
+export const DISCOVERY_PATHS = {
+  openapi: '/openapi.json',
+  authorizationServer: '/.well-known/oauth-authorization-server',
+  protectedResourceSite: '/.well-known/oauth-protected-resource',
+  protectedResourceApi: '/.well-known/oauth-protected-resource/wp-json/agentes/v1',
+  protectedResourceMcp: '/.well-known/oauth-protected-resource/mcp',
+  openidConfiguration: '/.well-known/openid-configuration',
+  apiCatalog: '/.well-known/api-catalog',
+  agentsMd: '/agents.md',
+  authMd: '/auth.md',
+  llmsTxt: '/llms.txt',
+  llmsFullTxt: '/llms-full.txt',
+} as const;
+
+export interface Links {
+  site: string;
+  /** RFC 8414 issuer: the site URL, no trailing slash. */
+  issuer: string;
+  /** Resource identifiers (RFC 9728 §1.2; RFC 8707). */
+  apiResource: string;
+  mcpResource: string;
+  authorize: string;
+  token: string;
+  register: string;
+  revoke: string;
+  introspect: string;
+  identity: string;
+  openapi: string;
+  authorizationServerMetadata: string;
+  protectedResourceSite: string;
+  protectedResourceApi: string;
+  protectedResourceMcp: string;
+  apiCatalog: string;
+  agentsMd: string;
+  authMd: string;
+  llmsTxt: string;
+  llmsFullTxt: string;
+  developers: string;
+  versioning: string;
+  sandbox: string;
+  mcpServerCard: string;
+}
+
+export function links(config: LinkConfig): Links {
+  const s = config.siteUrl;
+  const p = DISCOVERY_PATHS;
+  return {
+    site: s,
+    issuer: s,
+    apiResource: config.baseUrl,
+    mcpResource: `${s}/mcp`,
+    authorize: s + AUTHORIZE_PATH,
+    token: s + TOKEN_PATH,
+    register: s + REGISTER_PATH,
+    revoke: s + REVOKE_PATH,
+    introspect: s + INTROSPECT_PATH,
+    identity: s + IDENTITY_PATH,
+    openapi: s + p.openapi,
+    authorizationServerMetadata: s + p.authorizationServer,
+    protectedResourceSite: s + p.protectedResourceSite,
+    // The address the API's 401 challenges carry: one definition for both.
+    protectedResourceApi: resourceMetadataUrl(s),
+    protectedResourceMcp: s + p.protectedResourceMcp,
+    apiCatalog: s + p.apiCatalog,
+    agentsMd: s + p.agentsMd,
+    authMd: s + p.authMd,
+    llmsTxt: s + p.llmsTxt,
+    llmsFullTxt: s + p.llmsFullTxt,
+    developers: `${s}/desarrolladores/`,
+    versioning: `${s}/desarrolladores/#versionado`,
+    sandbox: `${s}/api/sandbox`,
+    mcpServerCard: `${s}/.well-known/mcp/server-card.json`,
+  };
+}

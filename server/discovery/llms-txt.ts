@@ -1,0 +1,108 @@
+/**
+ * GET /llms.txt and /llms-full.txt (llmstxt.org). Both come from the read model of the current
+ * build, so they follow the published pages:
+ *
+ * - llms.txt: `# <brand>`, a `>` summary, a few lines on how to read the site, then `##`
+ *   sections of `- [title](url): description` links. Links are the canonical page URLs: every
+ *   HTML page also answers `Accept: text/markdown` with its Markdown, and `read_page` returns
+ *   the same text as JSON. Pages of one service in one city are many and alike; they go under
+ *   `## Optional` (the llmstxt.org section a reader may skip).
+ * - llms-full.txt: the full Markdown of the key pages (home, information, services, cities,
+ *   guides), one after another.
+ */
+import type { Config } from '../config.ts';
+import type { LoadedModel, LoadedPage } from '../read-model/types.ts';
+import type { CompanyInfo } from '../schemas/resources.ts';
+import { links } from './links.ts';
+import { OPERATIONS } from './openapi.ts';
+import { perWindow } from './text.ts';
+
+export type LlmsConfig = Pick<Config, 'siteUrl' | 'baseUrl' | 'rateLimit'>;
+export type LlmsModel = Pick<LoadedModel, 'pages' | 'company'>;
+
+type Kind = LoadedPage['kind'];
+
+const SECTIONS: { kind: Kind; title: string }[] = [
+  { kind: 'home', title: 'Inicio' },
+  { kind: 'info', title: 'Empresa y funcionamiento' },
+  { kind: 'service', title: 'Servicios' },
+  { kind: 'city', title: 'Ciudades' },
+  { kind: 'guide', title: 'Guías de averías' },
+];
+const KEY_KINDS = new Set<Kind>(SECTIONS.map((s) => s.kind));
+
+function company(model: LlmsModel): CompanyInfo {
+  return JSON.parse(model.company.all.body.toString('utf8')) as CompanyInfo;
+}
+
+/** One line, no Markdown link syntax breakers. */
+const inline = (s: string) => s.replace(/\s+/g, ' ').replace(/([[\]])/g, '\\$1').trim();
+
+const linkLine = (p: LoadedPage) => `- [${inline(p.title)}](${p.url})${p.description ? `: ${inline(p.description)}` : ''}`;
+
+function summary(info: CompanyInfo): string {
+  const what = info.service_model?.description ?? info.coverage ?? '';
+  return inline(what || `${info.brand}: solicitudes de reparaciones, reformas y servicios técnicos del hogar.`);
+}
+
+export function buildLlmsTxt(config: LlmsConfig, model: LlmsModel): string {
+  const l = links(config);
+  const info = company(model);
+  const b = config.baseUrl;
+  const byKind = (kind: Kind) => model.pages.filter((p) => p.kind === kind);
+  const serviceCity = byKind('service-city');
+
+  const out = [
+    `# ${inline(info.brand)}`,
+    '',
+    `> ${summary(info)}`,
+    '',
+    `Cada enlace es una página HTML que también responde en Markdown si se pide con \`Accept: text/markdown\`. `
+      + `La API de solo lectura devuelve el mismo texto: \`GET ${b}${OPERATIONS.read_page}?url=<url>\`; para buscar, \`GET ${b}${OPERATIONS.search_pages}?query=<texto>\`. `
+      + `Sin registro: ${config.rateLimit.anonymous} peticiones ${perWindow(config.rateLimit.windowSeconds)} por IP; con un token gratuito, ${config.rateLimit.identified}. El sitio no reserva ni cobra nada en línea.`,
+    '',
+    '## Para agentes',
+    '',
+    `- [Instrucciones para agentes](${l.agentsMd}): qué es y qué no es el sitio, flujo de uso, cuotas, errores y MCP`,
+    `- [Autenticación](${l.authMd}): registro gratuito y automático, tokens OAuth 2.0 y límites`,
+    `- [OpenAPI 3.1](${l.openapi}): contrato de la API de contenido`,
+    `- [Documentación para desarrolladores](${l.developers}): referencia, errores y política de versiones`,
+    `- [Texto completo](${l.llmsFullTxt}): el Markdown de las páginas principales en un solo documento`,
+  ];
+  for (const { kind, title } of SECTIONS) {
+    const pages = byKind(kind);
+    if (pages.length === 0) continue;
+    out.push('', `## ${title}`, '', ...pages.map(linkLine));
+  }
+  if (serviceCity.length > 0) {
+    out.push('', '## Optional', '', ...serviceCity.map(linkLine));
+  }
+  out.push('');
+  return out.join('\n');
+}
+
+export function buildLlmsFullTxt(config: LlmsConfig, model: LlmsModel): string {
+  const l = links(config);
+  const info = company(model);
+  const order = new Map(SECTIONS.map((s, i) => [s.kind, i] as const));
+  const pages = model.pages
+    .filter((p) => KEY_KINDS.has(p.kind))
+    .sort((a, b) => order.get(a.kind)! - order.get(b.kind)! || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+
+  const out = [
+    `# ${inline(info.brand)} — texto completo`,
+    '',
+    `> ${summary(info)}`,
+    '',
+    `Markdown de las ${pages.length} páginas principales de ${l.site}. Índice: ${l.llmsTxt}. Instrucciones para agentes: ${l.agentsMd}.`,
+  ];
+  for (const p of pages) {
+    const text = p.markdown.trim();
+    out.push('', '---', '', `URL: ${p.url}`, '');
+    // The page's Markdown usually opens with its own H1; add one only when it does not.
+    if (!/^# /.test(text)) out.push(`# ${inline(p.title)}`, '');
+    out.push(text);
+  }
+  out.push('');
+  return out.join('\n');
+}
