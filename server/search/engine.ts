@@ -1,0 +1,325 @@
+/**
+ * search_pages over one read-model build: Pagefind (in Node) finds and scores candidate pages,
+ * this module decides what really matched, ranks, pages and cuts excerpts.
+ *
+ * - Matching, per query word (the query plan, query.ts, names them): Pagefind is asked for the
+ *   common prefix of the build words that word matches (so "fontanería" also reaches pages that
+ *   only say "fontaneros") and returns pages, scores and the positions it matched. Pagefind
+ *   matches prefixes, so each position is checked against the word (vocabulary.ts) and a page
+ *   stays only if a position or its title really matches. A page is a result when it matches every
+ *   query word (AND); its score is the sum of its per-word Pagefind scores.
+ * - When all query words together match nothing, the last one is dropped and the search retried,
+ *   as Meilisearch's "last" matching strategy does ("fontanero madrid barato" still finds plumbers).
+ * - `city=<slug>` is applied here, strictly, on the page's city, not as a Pagefind filter, so a
+ *   word's Pagefind answer serves every city filter and scores do not change with the filter.
+ * - Ranking: pages of a city the query names first, then the score rounded to 3 decimals (float
+ *   noise must not reorder), then URL. Deterministic, so every engine on the same build returns
+ *   the same order and a cursor walk sees each match exactly once.
+ * - Cost: per-word Pagefind answers in one bounded LRU (queries share words: "cerrajero",
+ *   "cerrajero en vigo" and "cerrajero" with city=vigo are one Pagefind call), ranked lists per
+ *   (city, normalized query) in another; pages of a list, excerpts included, are built on first
+ *   use and kept with it, so a cursor walk or a repeated query is a slice. Pagefind calls are
+ *   serialized (its WebAssembly state is one pointer swapped per call).
+ */
+import path from 'node:path';
+import fs from 'node:fs/promises';
+import type { CitySlug, CityFilter } from '../schemas/cities.ts';
+import type { SearchPagesInput } from '../schemas/params.ts';
+import type { SearchResponse, SearchResult } from '../schemas/resources.ts';
+import { invalidParam } from '../errors.ts';
+import { CursorCodec, MAX_OFFSET } from './cursor.ts';
+import { buildExcerpt, splitWords, type Words } from './excerpt.ts';
+import { Lru } from './lru.ts';
+import { loadPagefind, type PagefindSearch, type RawHit } from './pagefind-runtime.ts';
+import { normalizeQuery, planQuery, type QueryPlan } from './query.ts';
+import { PAGEFIND_DIR, SIDECAR_FILE, SidecarSchema } from './sidecar.ts';
+import { stem } from './stem-es.ts';
+import { words as foldedWords } from './text.ts';
+import { familyStems, Vocabulary } from './vocabulary.ts';
+
+/** Ranked lists kept per engine. A list is at most one reference per matching page. */
+export const CACHE_ENTRIES = 400;
+/**
+ * Per-word Pagefind answers kept per engine. With CACHE_ENTRIES full of the most frequent words
+ * of the 410-page sample site, the two caches hold ~40 MB of heap.
+ */
+export const WORD_CACHE_ENTRIES = 600;
+const SCORE_DECIMALS = 1000;
+/** Positions kept per page and word: the excerpt needs the first few, the cache stays bounded. */
+const MAX_POSITIONS = 64;
+const NONE: readonly number[] = Object.freeze([]);
+/** Vocabulary words spread over the index to load its chunks at open. */
+const WARM_WORDS = 200;
+
+export interface PageInfo { title: string; url: string; city: string }
+
+interface Doc {
+  path: string;
+  title: string;
+  url: string;
+  city: CitySlug | '';
+  text: string;
+  /** Split lazily: most pages are never an excerpt. */
+  split?: Words;
+  titleStems: readonly (readonly string[])[];
+}
+
+interface Ranked {
+  doc: Doc;
+  score: number;
+  boosted: boolean;
+  /** Per query word, the positions in the text where it really matched (shared with the word cache). */
+  positions: Array<readonly number[]>;
+  result?: SearchResult;
+}
+
+interface Entry { scope: string; ranked: Ranked[] }
+
+/** A page that really matches one query word: its Pagefind score and the matching positions. */
+interface WordHit { doc: Doc; score: number; positions: readonly number[] }
+
+/** Stems of each folded word in a raw text word ("agua/luz," → [["agu"], ["luz"]]), memoized per engine. */
+class StemMemo {
+  private readonly memo = new Map<string, readonly string[]>();
+  of(raw: string): readonly string[] {
+    let s = this.memo.get(raw);
+    if (s === undefined) {
+      s = foldedWords(raw).map(stem);
+      if (this.memo.size >= 50_000) this.memo.clear();
+      this.memo.set(raw, s);
+    }
+    return s;
+  }
+}
+
+function commonPrefix(list: readonly string[]): string {
+  let p = list[0] ?? '';
+  for (const w of list) {
+    let i = 0;
+    while (i < p.length && i < w.length && p[i] === w[i]) i++;
+    p = p.slice(0, i);
+  }
+  return p;
+}
+
+function anyIn(stems: readonly string[], family: ReadonlySet<string>): boolean {
+  for (const s of stems) if (family.has(s)) return true;
+  return false;
+}
+
+export class SearchEngine {
+  private readonly cache = new Lru<string, Entry>(CACHE_ENTRIES);
+  private readonly pending = new Map<string, Promise<Entry>>();
+  private readonly wordCache = new Lru<string, WordHit[]>(WORD_CACHE_ENTRIES);
+  private readonly wordPending = new Map<string, Promise<WordHit[]>>();
+  private readonly stems = new StemMemo();
+  /** Tail of the chain that serializes Pagefind calls. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    private readonly pagefind: PagefindSearch,
+    private readonly docs: ReadonlyMap<string, Doc>,
+    private readonly vocabulary: Vocabulary,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  /** Pages the engine can return. */
+  get size(): number {
+    return this.docs.size;
+  }
+
+  async search(input: SearchPagesInput): Promise<SearchResponse> {
+    if (this.closed) throw new Error('search engine is closed');
+    const normalized = normalizeQuery(input.query);
+    const scope = `${input.city}\u0000${normalized}`;
+    let offset = 0;
+    if (input.cursor !== undefined) {
+      const decoded = this.cursors.decode(input.cursor, scope);
+      if (decoded === null) throw invalidCursor();
+      offset = decoded;
+    }
+    const entry = this.cache.get(scope) ?? await this.compute(scope, normalized, input.city);
+    if (offset > 0 && offset >= entry.ranked.length) throw invalidCursor();
+    const end = Math.min(offset + input.limit, entry.ranked.length);
+    const results: SearchResult[] = [];
+    for (let i = offset; i < end; i++) results.push(this.result(entry.ranked[i]!));
+    return {
+      total: results.length,
+      results,
+      next_cursor: end < entry.ranked.length ? this.cursors.encode(end, scope) : null,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.cache.clear();
+    this.wordCache.clear();
+    await this.queue.catch(() => undefined);
+    await this.pagefind.destroy();
+  }
+
+  /**
+   * Runs Pagefind once, so a broken bundle fails at open, and loads the index chunks now: chunks
+   * hold ranges of the sorted words, so words spread evenly over the vocabulary reach them all
+   * (one that is missed loads, from memory, on first use).
+   */
+  async warm(): Promise<void> {
+    const words = this.vocabulary.words();
+    const step = Math.max(1, Math.floor(words.length / WARM_WORDS));
+    const sample = words.filter((_, i) => i % step === 0);
+    await this.serialized(() => this.pagefind.preload(sample.join(' ') || 'a'));
+  }
+
+  private compute(scope: string, normalized: string, city: CityFilter): Promise<Entry> {
+    let p = this.pending.get(scope);
+    if (p === undefined) {
+      p = this.rank(scope, planQuery(normalized, this.vocabulary), city)
+        .then((entry) => {
+          if (!this.closed) this.cache.set(scope, entry);
+          return entry;
+        })
+        .finally(() => this.pending.delete(scope));
+      this.pending.set(scope, p);
+    }
+    return p;
+  }
+
+  private serialized<T>(run: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async rank(scope: string, plan: QueryPlan, city: CityFilter): Promise<Entry> {
+    let ranked: Ranked[] = [];
+    for (let n = plan.terms.length; n > 0 && ranked.length === 0; n--) {
+      ranked = await this.match(plan.terms.slice(0, n), plan.cities, city);
+    }
+    if (plan.cityOnly) {
+      const seen = new Set(ranked.map((r) => r.doc));
+      for (const doc of this.docs.values()) {
+        if (!seen.has(doc) && plan.cities.includes(doc.city as CitySlug) && (city === 'todas' || doc.city === city)) {
+          ranked.push({ doc, score: 0, boosted: true, positions: [] });
+        }
+      }
+    }
+    ranked.sort((a, b) => Number(b.boosted) - Number(a.boosted) || b.score - a.score || (a.doc.url < b.doc.url ? -1 : a.doc.url > b.doc.url ? 1 : 0));
+    if (ranked.length > MAX_OFFSET) ranked.length = MAX_OFFSET;
+    return { scope, ranked };
+  }
+
+  /** Pages that really match every term, in the city filter. */
+  private async match(terms: readonly string[], cities: readonly CitySlug[], city: CityFilter): Promise<Ranked[]> {
+    const perTerm = await Promise.all(terms.map((t) => this.wordHits(t)));
+    let found = new Map<Doc, Ranked>();
+    perTerm.forEach((hits, k) => {
+      const kept = new Map<Doc, Ranked>();
+      for (const h of hits) {
+        if (city !== 'todas' && h.doc.city !== city) continue;
+        // AND: from the second term on, only pages that matched every earlier one.
+        const r = k === 0 ? { doc: h.doc, score: 0, boosted: cities.includes(h.doc.city as CitySlug), positions: [] } : found.get(h.doc);
+        if (r === undefined) continue;
+        r.score += h.score;
+        r.positions.push(h.positions);
+        kept.set(h.doc, r);
+      }
+      found = kept;
+    });
+    const out = [...found.values()];
+    for (const r of out) r.score = Math.round(r.score * SCORE_DECIMALS) / SCORE_DECIMALS;
+    return out;
+  }
+
+  /** The pages that really match one query word (cached; Pagefind asked once per word). */
+  private wordHits(term: string): Promise<WordHit[]> {
+    const cached = this.wordCache.get(term);
+    if (cached !== undefined) return Promise.resolve(cached);
+    let p = this.wordPending.get(term);
+    if (p === undefined) {
+      p = this.serialized(() => this.pagefind.search(commonPrefix(this.vocabulary.family(term))))
+        .then((raw) => {
+          const hits = this.verify(term, raw);
+          if (!this.closed) this.wordCache.set(term, hits);
+          return hits;
+        })
+        .finally(() => this.wordPending.delete(term));
+      this.wordPending.set(term, p);
+    }
+    return p;
+  }
+
+  /** Keeps the Pagefind hits where the word really matches (title, or a located word). */
+  private verify(term: string, raw: readonly RawHit[]): WordHit[] {
+    const family = familyStems(term);
+    const out: WordHit[] = [];
+    for (const hit of raw) {
+      const doc = this.docs.get(hit.id);
+      if (doc === undefined) continue;
+      const words = this.splitOf(doc).words;
+      const positions: number[] = [];
+      for (const pos of hit.words) {
+        const w = words[pos];
+        if (w !== undefined && anyIn(this.stems.of(w), family)) positions.push(pos);
+      }
+      if (positions.length > 0 || doc.titleStems.some((s) => anyIn(s, family))) {
+        // Trimmed copy (a pushed-to array keeps spare capacity) of the first positions: enough for
+        // the excerpt, bounded for the cache.
+        out.push({ doc, score: hit.score, positions: positions.length === 0 ? NONE : positions.slice(0, MAX_POSITIONS) });
+      }
+    }
+    return out;
+  }
+
+  private splitOf(doc: Doc): Words {
+    return (doc.split ??= splitWords(doc.text));
+  }
+
+  private result(r: Ranked): SearchResult {
+    return (r.result ??= Object.freeze({
+      title: r.doc.title,
+      url: r.doc.url,
+      city: r.doc.city,
+      excerpt: buildExcerpt(this.splitOf(r.doc), r.positions),
+    }));
+  }
+}
+
+const invalidCursor = () =>
+  invalidParam('cursor', 'Use el next_cursor de la respuesta anterior, con la misma query y city; los cursores caducan al publicarse contenido nuevo.');
+
+/**
+ * Opens the search of one read-model build. `searchDir` is its `search/` folder; `pages` (site
+ * path → title, URL and city, from the loaded model) is what results show, and only pages in
+ * it are returned.
+ */
+export async function openSearch(searchDir: string, pages: ReadonlyMap<string, PageInfo>): Promise<SearchEngine> {
+  const sidecar = SidecarSchema.parse(JSON.parse(await fs.readFile(path.join(searchDir, SIDECAR_FILE), 'utf8')));
+  const docs = new Map<string, Doc>();
+  for (const p of sidecar.pages) {
+    const info = pages.get(p.path);
+    if (info === undefined) continue;
+    docs.set(p.id, {
+      path: p.path,
+      title: info.title,
+      url: info.url,
+      city: info.city as CitySlug | '',
+      text: p.text,
+      titleStems: info.title.split(/\s+/).map((w) => foldedWords(w).map(stem)),
+    });
+  }
+  const pagefind = await loadPagefind(path.join(searchDir, PAGEFIND_DIR));
+  const engine = new SearchEngine(pagefind, docs, new Vocabulary(sidecar.vocabulary), new CursorCodec(Buffer.from(sidecar.cursor_key, 'base64url')));
+  try {
+    await engine.warm();
+  } catch (err) {
+    await engine.close();
+    throw err;
+  }
+  return engine;
+}
+
+export function searchPages(engine: SearchEngine, input: SearchPagesInput): Promise<SearchResponse> {
+  return engine.search(input);
+}

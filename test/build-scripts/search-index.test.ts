@@ -1,0 +1,83 @@
+/** The search stage: Pagefind's bundle and the sidecar, from read-model pages. */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { buildSearchIndex, indexedText } from '../../build-scripts/stages/search-index.ts';
+import { PAGEFIND_DIR, SIDECAR_FILE, SidecarSchema, type Sidecar } from '../../server/search/sidecar.ts';
+import { words } from '../../server/search/text.ts';
+import { buildFixtureIndex, fixturePages, SITE, type BuiltIndex } from '../server/search/fixtures.ts';
+
+let built: BuiltIndex;
+let sidecar: Sidecar;
+
+const readSidecar = async (dir: string) =>
+  SidecarSchema.parse(JSON.parse(await fs.readFile(path.join(dir, SIDECAR_FILE), 'utf8')));
+
+test.before(async () => {
+  built = await buildFixtureIndex();
+  sidecar = await readSidecar(built.dir);
+});
+
+test.after(async () => {
+  await built?.remove();
+});
+
+test('every page is indexed once, under its Pagefind id', async () => {
+  assert.is(built.indexed, built.pages.length);
+  assert.equal(sidecar.pages.map((p) => p.path).sort(), built.pages.map((p) => p.path).sort());
+  assert.is(new Set(sidecar.pages.map((p) => p.id)).size, sidecar.pages.length);
+  const fragments = (await fs.readdir(path.join(built.dir, PAGEFIND_DIR, 'fragment'))).map((f) => f.replace(/\.pf_fragment$/, ''));
+  for (const p of sidecar.pages) assert.ok(fragments.includes(p.id), `fragment of ${p.path}`);
+  assert.is(sidecar.site_url, SITE);
+});
+
+test('the bundle holds what Node search needs, and no browser UI', async () => {
+  const files = await fs.readdir(path.join(built.dir, PAGEFIND_DIR));
+  for (const f of ['pagefind.js', 'pagefind-entry.json', 'wasm.es.pagefind']) assert.ok(files.includes(f), f);
+  assert.ok(files.some((f) => f.endsWith('.pf_meta')));
+  assert.not.ok(files.some((f) => /ui|highlight|worker/.test(f)), files.join(', '));
+  const entry = JSON.parse(await fs.readFile(path.join(built.dir, PAGEFIND_DIR, 'pagefind-entry.json'), 'utf8'));
+  assert.equal(Object.keys(entry.languages), ['es']);
+});
+
+test('indexed text: plain, single-spaced, description first when the body does not say it', () => {
+  for (const p of sidecar.pages) {
+    assert.not.match(p.text, /\s{2}|[\n\t]|\*\*|\]\(|^#|<\/?[a-z]/, p.path);
+    assert.is(p.text, p.text.trim());
+  }
+  const plumbing = built.pages.find((p) => p.path === '/servicios/fontaneria/madrid/')!;
+  const text = sidecar.pages.find((p) => p.path === plumbing.path)!.text;
+  assert.ok(text.startsWith(plumbing.description + ' '));
+  assert.ok(text.includes('Fontanería en Madrid. ¿Tiene una fuga de agua,'));
+  assert.is(indexedText({ description: 'Uno dos.', markdown: 'Uno dos. Tres.' }), 'Uno dos. Tres.');
+  assert.is(indexedText({ description: '', markdown: '# Hola' }), 'Hola.');
+});
+
+test('vocabulary: folded words of titles and texts with their page counts', () => {
+  const df = new Map(sidecar.vocabulary);
+  assert.ok(df.has('fontaneria'));
+  assert.not.ok(df.has('fontanería'));
+  for (const word of ['cerrajeria', 'vigo', 'diferencial']) {
+    const expected = sidecar.pages.filter((p) => {
+      const page = built.pages.find((x) => x.path === p.path)!;
+      return words(`${page.title} ${p.text}`).includes(word);
+    }).length;
+    assert.is(df.get(word), expected, word);
+  }
+  assert.equal(sidecar.vocabulary.map(([w]) => w), [...df.keys()].sort());
+});
+
+test('each build has its own cursor key; a rebuild replaces the folder', async () => {
+  const dir = built.dir;
+  await fs.writeFile(path.join(dir, 'stale.txt'), 'old');
+  const pages = fixturePages().slice(0, 3);
+  const { indexed } = await buildSearchIndex({ pages, outDir: dir, siteUrl: SITE });
+  assert.is(indexed, 3);
+  const again = await readSidecar(dir);
+  assert.is.not(again.cursor_key, sidecar.cursor_key);
+  assert.is(again.pages.length, 3);
+  assert.not.ok((await fs.readdir(dir)).includes('stale.txt'));
+});
+
+test.run();

@@ -1,0 +1,92 @@
+/** Text analysis: folding, the Spanish stemmer, the real-match rule, typo correction, query plans. */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { splitCities } from '../../../server/search/city-names.ts';
+import { normalizeQuery, planQuery } from '../../../server/search/query.ts';
+import { stem } from '../../../server/search/stem-es.ts';
+import { fold, words } from '../../../server/search/text.ts';
+import { familyStems, Vocabulary, withinOneEdit } from '../../../server/search/vocabulary.ts';
+
+test('folding drops case and diacritics, words split on anything else', () => {
+  assert.is(fold('Fontanería CORUÑA Güero'), 'fontaneria coruna guero');
+  assert.equal(words('¿Fuga de agua/luz? «Urgente», A-Coruña 24h.'), ['fuga', 'de', 'agua', 'luz', 'urgente', 'a', 'coruna', '24h']);
+});
+
+test('Snowball Spanish stems (published outputs for unaccented words)', () => {
+  const cases: Record<string, string> = {
+    abandonada: 'abandon', abarcaba: 'abarc', abogados: 'abog', absoluta: 'absolut', actividades: 'activ',
+    administracion: 'administr', agradecimiento: 'agradec', rapidamente: 'rapid', nacionalidad: 'nacional',
+    comunicaciones: 'comun', continuamente: 'continu', chica: 'chic', persiguen: 'persig', averiguemos: 'averig',
+    ojos: 'ojos', cantandole: 'cant', bebiendolo: 'beb',
+  };
+  for (const [w, s] of Object.entries(cases)) assert.is(stem(w), s, w);
+});
+
+test('inflections share a stem; accents never matter', () => {
+  for (const group of [
+    ['fontanero', 'fontaneros', 'fontanera', 'fontaneras'],
+    ['cerrajeria', 'cerrajerias'],
+    ['averia', 'averias'],
+    ['electricista', 'electricistas'],
+    ['reforma', 'reformas'],
+  ]) {
+    for (const q of group) for (const w of group) assert.ok(familyStems(q).has(stem(w)), `${q} ~ ${w}`);
+  }
+  assert.is(stem(fold('fontanería')), stem('fontaneria'));
+});
+
+test('the real-match rule: derivations yes, prefixes no', () => {
+  const matches = (q: string, w: string) => familyStems(q).has(stem(w));
+  assert.ok(matches('fontaneros', 'fontaneria'));
+  assert.ok(matches('fontaneria', 'fontanero'));
+  assert.ok(matches('cerrajero', 'cerrajeria'));
+  assert.ok(matches('electrico', 'electricista'));
+  assert.ok(matches('humedades', 'humedad'));
+  assert.not.ok(matches('dentista', 'dentro'));
+  assert.not.ok(matches('agua', 'aguantar'));
+  assert.not.ok(matches('agua', 'agudo'));
+  assert.not.ok(matches('de', 'dentro'));
+});
+
+test('one edit: insertion, deletion, substitution or swap', () => {
+  assert.ok(withinOneEdit('cerrajro', 'cerrajero'));
+  assert.ok(withinOneEdit('cerrajeros', 'cerrajero'));
+  assert.ok(withinOneEdit('cerrajeeo', 'cerrajero'));
+  assert.ok(withinOneEdit('cerrajeor', 'cerrajero'));
+  assert.not.ok(withinOneEdit('cerrjro', 'cerrajero'));
+  assert.not.ok(withinOneEdit('cerrajoer', 'cerrajero'));
+});
+
+const vocabulary = new Vocabulary([
+  ['cerrajero', 5], ['cerrajeros', 9], ['cerrajeria', 12], ['fontanero', 3], ['fontaneria', 20],
+  ['dentro', 4], ['de', 40], ['vigo', 6], ['agua', 8], ['aguantar', 2],
+]);
+
+test('typo correction: most frequent word one edit away, only for words of five letters or more', () => {
+  assert.is(vocabulary.correct('cerrajro'), 'cerrajero');
+  assert.is(vocabulary.correct('cerrajeroz'), 'cerrajeros', 'one edit from cerrajero and cerrajeros: the more frequent');
+  assert.is(vocabulary.correct('fontanria'), 'fontaneria');
+  assert.is(vocabulary.correct('dentista'), undefined);
+  assert.is(vocabulary.correct('agaa'), undefined, 'four letters');
+});
+
+test('query plans: cities set aside, stop words dropped, unknown words dropped, typos corrected', () => {
+  const plan = (q: string) => planQuery(normalizeQuery(q), vocabulary);
+  assert.equal(plan('Cerrajero en Vigo'), { cities: ['vigo'], terms: ['cerrajero'], cityOnly: false });
+  assert.equal(plan('cerrajro'), { cities: [], terms: ['cerrajero'], cityOnly: false });
+  assert.equal(plan('dentista'), { cities: [], terms: [], cityOnly: false });
+  assert.equal(plan('dentista en vigo'), { cities: ['vigo'], terms: [], cityOnly: false });
+  assert.equal(plan('en de la'), { cities: [], terms: [], cityOnly: false });
+  assert.equal(plan('necesito un fontanero urgentemente'), { cities: [], terms: ['fontanero'], cityOnly: false });
+  assert.equal(plan('vigo'), { cities: ['vigo'], terms: ['vigo'], cityOnly: true });
+  assert.is(normalizeQuery('  ¡Fontanería,  MÁLAGA!  '), 'fontaneria malaga');
+});
+
+test('city names, longest first', () => {
+  assert.equal(splitCities(words('fontanero las palmas de gran canaria')), { cities: ['las-palmas'], rest: ['fontanero'] });
+  assert.equal(splitCities(words('cerrajero A Coruña y Palma')), { cities: ['a-coruna', 'mallorca'], rest: ['cerrajero', 'y'] });
+  assert.equal(splitCities(words('pintor en la coruña')), { cities: ['a-coruna'], rest: ['pintor', 'en'] });
+  assert.equal(splitCities(words('fontanero Málaga Malaga')), { cities: ['malaga'], rest: ['fontanero'] });
+});
+
+test.run();
