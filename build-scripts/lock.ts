@@ -1,0 +1,34 @@
+/**
+ * One build at a time per read-model folder: two builds publishing at once would prune each
+ * other's output. The lock file holds the owner's pid; a lock left by a dead process is taken over.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { BuildError } from './errors.ts';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export async function acquireLock(outDir: string): Promise<() => Promise<void>> {
+  const file = path.join(outDir, '.build.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await fs.writeFile(file, String(process.pid), { flag: 'wx' });
+      return () => fs.rm(file, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const owner = Number(await fs.readFile(file, 'utf8').catch(() => ''));
+      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && alive(owner)) {
+        throw new BuildError('start', undefined, `another build (pid ${owner}) is writing ${outDir}`);
+      }
+      await fs.rm(file, { force: true });
+    }
+  }
+  throw new BuildError('start', undefined, `cannot take the build lock ${file}`);
+}

@@ -1,0 +1,67 @@
+/**
+ * HTML page → Markdown of its main content. One processor is built once and reused for every
+ * page (building it is the expensive part); the page URL travels on the file, not the processor.
+ *
+ *   rehype-parse → select-main → strip-chrome → normalize-text → headings → absolute-links
+ *   → images → tables → disclosure → code-blocks → rehype-remark → tight-lists → breaks
+ *   → remark-gfm → remark-stringify
+ */
+import type { Root } from 'hast';
+import rehypeParse from 'rehype-parse';
+import rehypeRemark from 'rehype-remark';
+import remarkGfm from 'remark-gfm';
+import remarkStringify from 'remark-stringify';
+import { unified } from 'unified';
+import { absoluteLinks } from './absolute-links.ts';
+import { breaks } from './breaks.ts';
+import { codeBlocks } from './code-blocks.ts';
+import { disclosure } from './disclosure.ts';
+import { headings } from './headings.ts';
+import { images } from './images.ts';
+import { normalizeText } from './normalize-text.ts';
+import { selectMain } from './select-main.ts';
+import { stringifyOptions } from './stringify-options.ts';
+import { stripChrome } from './strip-chrome.ts';
+import { tables } from './tables.ts';
+import { tightLists } from './tight-lists.ts';
+
+export interface MarkdownOptions {
+  /** The page's own URL (on SITE_URL): relative links and images resolve against it. */
+  baseUrl: string | URL;
+}
+
+const parser = unified().use(rehypeParse).freeze();
+
+const converter = unified()
+  .use(selectMain)
+  .use(stripChrome)
+  .use(normalizeText)
+  .use(headings)
+  .use(absoluteLinks)
+  .use(images)
+  .use(tables)
+  .use(disclosure)
+  .use(codeBlocks)
+  .use(rehypeRemark)
+  .use(tightLists)
+  .use(breaks)
+  // Unpadded tables: padding to align pipes multiplies a long cell's width into every row.
+  .use(remarkGfm, { tablePipeAlign: false })
+  .use(remarkStringify, stringifyOptions)
+  .freeze();
+
+/** Parses a whole HTML document (the crawler parses each page once and shares the tree). */
+export function parseHtml(html: string): Root {
+  return parser.parse(html);
+}
+
+/** Converts a parsed page. The tree is consumed: it is modified in place. */
+export function hastToMarkdown(tree: Root, { baseUrl }: MarkdownOptions): string {
+  const file = { data: { baseUrl: new URL(baseUrl) } };
+  const mdast = converter.runSync(tree, file as never);
+  return String(converter.stringify(mdast, file as never)).trim() + '\n';
+}
+
+export function htmlToMarkdown(html: string, options: MarkdownOptions): string {
+  return hastToMarkdown(parseHtml(html), options);
+}

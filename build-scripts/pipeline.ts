@@ -1,0 +1,144 @@
+/**
+ * The read-model build: astro → crawl → extract → markdown → company → search → validate →
+ * precompress → publish. Everything is written to a staging folder; only the last stage makes it
+ * visible, so a failure at any point leaves the published model (the `current` pointer) alone.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { ROOT, parseConfig } from '../server/config.ts';
+import { buildPath, BUILDS_DIR } from '../server/read-model/pointer.ts';
+import type { Manifest } from '../server/schemas/read-model.ts';
+import { COMPANY_SECTIONS } from '../server/schemas/resources.ts';
+import { newBuildId } from './build-id.ts';
+import type { BuildContext, ProgressEvent } from './context.ts';
+import { BuildError, messageOf } from './errors.ts';
+import { acquireLock } from './lock.ts';
+import { createManifest } from './manifest.ts';
+import { astroBuild } from './stages/astro.ts';
+import { company } from './stages/company.ts';
+import { crawl } from './stages/crawl.ts';
+import { extract } from './stages/extract.ts';
+import { markdown } from './stages/markdown.ts';
+import { precompress } from './stages/precompress.ts';
+import { publish } from './stages/publish.ts';
+import { search } from './stages/search.ts';
+import { validate } from './stages/validate.ts';
+
+export interface BuildOptions {
+  /** Static site root, Astro's `dist/client` (default: DIST_DIR/client). */
+  distDir?: string;
+  /** Read-model root holding `current` and `builds/` (default: READ_MODEL_DIR). */
+  outDir?: string;
+  /** SITE_URL, an origin (default: SITE_URL or http://localhost:4321). */
+  siteUrl?: string;
+  /** Folder with company.json, services.json, cities.json (default: src/content). */
+  contentDir?: string;
+  /** Project root `astro build` runs in (default: the repository). */
+  root?: string;
+  /** Use the site already in `distDir` instead of running `astro build`. */
+  skipAstro?: boolean;
+  /** Receives whole lines: stage results, warnings, and astro's output when it fails. */
+  log?: (line: string) => void;
+  /** Receives the running stage's progress. */
+  progress?: (event: ProgressEvent) => void;
+}
+
+export interface BuildResult {
+  buildId: string;
+  buildDir: string;
+  /** The build `current` named before this one, or null. */
+  previous: string | null;
+  manifest: Manifest;
+  warnings: string[];
+  /** Milliseconds per stage, in running order (publish included). */
+  timings: Record<string, number>;
+  totalMs: number;
+  peakRssBytes: number;
+}
+
+function resolveOptions(options: BuildOptions) {
+  const config = parseConfig();
+  const siteUrl = (options.siteUrl ?? config.siteUrl).replace(/\/+$/, '');
+  let site: URL;
+  try { site = new URL(siteUrl); } catch { throw new BuildError('start', undefined, `SITE_URL "${siteUrl}" is not an absolute URL`); }
+  if (site.pathname !== '/' || site.search || site.hash) {
+    throw new BuildError('start', undefined, `SITE_URL must be an origin without a path, got "${siteUrl}"`);
+  }
+  return {
+    distDir: path.resolve(options.distDir ?? path.join(config.distDir, 'client')),
+    outDir: path.resolve(options.outDir ?? config.readModelDir),
+    siteUrl: site.origin,
+    contentDir: path.resolve(options.contentDir ?? path.join(ROOT, 'src', 'content')),
+    root: path.resolve(options.root ?? ROOT),
+  };
+}
+
+export async function buildReadModel(options: BuildOptions = {}): Promise<BuildResult> {
+  const started = performance.now();
+  const { distDir, outDir, siteUrl, contentDir, root } = resolveOptions(options);
+  const log = options.log ?? (() => {});
+  const warnings: string[] = [];
+  const timings: Record<string, number> = {};
+  const buildId = newBuildId();
+  const stagingDir = path.join(outDir, BUILDS_DIR, `.staging-${buildId}`);
+  let stageName = 'start';
+
+  const ctx: BuildContext = {
+    distDir, outDir, stagingDir, siteUrl, contentDir, buildId, log,
+    warn: (line) => {
+      warnings.push(line);
+      log(`warning: ${line}`);
+    },
+    progress: (done, total) => options.progress?.({ stage: stageName, done, total }),
+  };
+
+  const stage = async <T>(name: string, run: () => Promise<T>, summary?: (value: T) => string): Promise<T> => {
+    stageName = name;
+    const t = performance.now();
+    options.progress?.({ stage: name, done: 0, total: undefined });
+    let value: T;
+    try {
+      value = await run();
+    } catch (err) {
+      if (err instanceof BuildError) throw err;
+      throw new BuildError(name, undefined, messageOf(err), { cause: err });
+    }
+    timings[name] = Math.round(performance.now() - t);
+    log(`✓ ${name.padEnd(11)} ${String(timings[name]).padStart(6)} ms${summary ? `  ${summary(value)}` : ''}`);
+    return value;
+  };
+
+  await fs.mkdir(path.join(outDir, BUILDS_DIR), { recursive: true });
+  const release = await acquireLock(outDir);
+  try {
+    await fs.mkdir(stagingDir);
+    if (!options.skipAstro) await stage('astro', () => astroBuild(ctx, root), (r) => `${r.pages} pages built`);
+    const crawled = await stage('crawl', () => crawl(ctx), (r) => `${r.pages.length} pages`);
+    const metas = await stage('extract', () => extract(ctx, crawled.pages), (r) => `${r.length} pages`);
+    const pages = await stage('markdown', () => markdown(ctx, crawled.pages, metas), (r) => `${r.length} pages`);
+    await stage('company', () => company(ctx, pages), () => `${COMPANY_SECTIONS.length} sections`);
+    await stage('search', () => search(ctx, pages), (r) => `${r.indexed} pages indexed`);
+    await stage('validate', () => validate(ctx, pages), () => 'all JSON valid');
+    await stage('precompress', () => precompress(ctx), (r) => `${r.written} files written, ${r.files} eligible`);
+
+    const manifest = createManifest({ buildId, siteUrl, pages, timings });
+    const published = await stage('publish', () => publish(ctx, manifest), (r) =>
+      `current → ${buildId}${r.removed.length ? `, removed ${r.removed.length} old build(s)` : ''}`);
+    return {
+      buildId,
+      buildDir: buildPath(outDir, buildId),
+      previous: published.previous,
+      manifest,
+      warnings,
+      timings,
+      totalMs: Math.round(performance.now() - started),
+      peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    };
+  } catch (err) {
+    await fs.rm(stagingDir, { recursive: true, force: true });
+    throw err instanceof BuildError ? err : new BuildError(stageName, undefined, messageOf(err), { cause: err });
+  } finally {
+    await release();
+  }
+}
+

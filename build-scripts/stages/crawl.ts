@@ -1,0 +1,176 @@
+/**
+ * Crawl: walks the built site from its entry points — the home page by links, then the sitemap —
+ * and returns every published page, parsed once (later stages share the tree).
+ *
+ * - A link to a path of this site that is neither a built page, a built file, nor a route the
+ *   server answers itself fails the build, naming the page that holds it.
+ * - Pages the sitemap lists or the output holds but no link reaches are reported as a warning.
+ *   Sitemap pages are still published; pages only in the output (no link, not in the sitemap) are not.
+ * - `<meta http-equiv="refresh">` pages (Astro redirects) are followed, not published.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Element, Root } from 'hast';
+import { visit } from 'unist-util-visit';
+import { parseHtml } from '../markdown/index.ts';
+import type { BuildContext, CrawledPage } from '../context.ts';
+import { BuildError } from '../errors.ts';
+import { listFiles } from '../files.ts';
+import { readSitemap } from './sitemap.ts';
+
+export const STAGE = 'crawl';
+
+/**
+ * Paths the server answers at run time (API, OAuth, discovery, MCP): links to them cannot be
+ * checked against the static output. Kept in step with the server's routes by the contract.
+ */
+export const SERVER_PATHS: readonly RegExp[] = [
+  /^\/wp-json\//, /^\/oauth\//, /^\/\.well-known\//, /^\/mcp(?:\/|$)/, /^\/agent\/identity$/,
+  /^\/openapi\.json$/, /^\/agents\.md$/, /^\/auth\.md$/, /^\/api\/sandbox\/?$/,
+];
+
+export interface CrawlResult {
+  pages: CrawledPage[];
+  /** Published pages no link from the home page reaches (already reported as a warning). */
+  unlinked: string[];
+}
+
+interface Link {
+  href: string;
+  /** Target page path, or null for a built file or a server route (nothing to crawl). */
+  page: string | null;
+  fragment: string;
+}
+
+interface Visited {
+  page: CrawledPage;
+  ids: Set<string>;
+  links: Link[];
+  redirect: string | null;
+}
+
+/** `dist/client/a/b/index.html` → `/a/b/`. */
+function pagePathOf(distDir: string, file: string): string {
+  const rel = path.relative(distDir, path.dirname(file)).split(path.sep).filter(Boolean).join('/');
+  return rel ? `/${rel}/` : '/';
+}
+
+function pageFile(distDir: string, pagePath: string): string {
+  return path.join(distDir, ...pagePath.split('/').filter(Boolean), 'index.html');
+}
+
+/** URLs carry paths percent-encoded; the output folder names are the decoded form. */
+function decode(s: string): string {
+  try { return decodeURIComponent(s); } catch { return s; }
+}
+
+export async function crawl(ctx: BuildContext): Promise<CrawlResult> {
+  const site = new URL(ctx.siteUrl);
+  const files = await listFiles(ctx.distDir);
+  const output = new Set(files.filter((f) => path.basename(f) === 'index.html').map((f) => pagePathOf(ctx.distDir, f)));
+  if (!output.has('/')) throw new BuildError(STAGE, '/', `no home page: ${path.join(ctx.distDir, 'index.html')} does not exist — was the site built?`);
+  const builtFiles = new Set(files.map((f) => '/' + path.relative(ctx.distDir, f).split(path.sep).join('/')));
+
+  const sitemap = await readSitemap(ctx.distDir, site);
+  if (sitemap === null) ctx.warn('no sitemap (sitemap-index.xml or sitemap.xml) in the built site: crawling from / only');
+  /** A built page's path for `p`, accepting a missing trailing slash (`/precios` → `/precios/`). */
+  const builtPage = (p: string): string | null =>
+    output.has(p) ? p : !p.endsWith('/') && output.has(`${p}/`) ? `${p}/` : null;
+  const sitemapPages: string[] = [];
+  for (const p of sitemap ?? []) {
+    const page = builtPage(decode(p));
+    if (page === null) throw new BuildError(STAGE, p, 'listed in the sitemap but not built');
+    sitemapPages.push(page);
+  }
+
+  const resolve = (href: string, from: string): Link | 'external' | 'broken' => {
+    let url: URL;
+    try { url = new URL(href, new URL(from, site)); } catch { return 'broken'; }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'external';
+    if (url.origin !== site.origin) return 'external';
+    const fragment = decode(url.hash.slice(1));
+    const p = decode(url.pathname);
+    const page = builtPage(p);
+    if (page !== null) return { href, page, fragment };
+    if (builtFiles.has(p) || SERVER_PATHS.some((re) => re.test(p))) return { href, page: null, fragment };
+    return 'broken';
+  };
+
+  const queued = new Set<string>();
+  const visited = new Map<string, Visited>();
+  const broken: { from: string; href: string }[] = [];
+  let done = 0;
+
+  const read = async (pagePath: string): Promise<Visited> => {
+    const file = pageFile(ctx.distDir, pagePath);
+    const tree = parseHtml(await fs.readFile(file, 'utf8'));
+    const { hrefs, ids, redirect } = scan(tree);
+    const links: Link[] = [];
+    for (const href of redirect ? [...hrefs, redirect] : hrefs) {
+      if (href.startsWith('#')) continue;
+      const link = resolve(href, pagePath);
+      if (link === 'broken') broken.push({ from: pagePath, href });
+      else if (link !== 'external') links.push(link);
+    }
+    ctx.progress(++done, output.size);
+    return { page: { path: pagePath, file, tree }, ids, links, redirect };
+  };
+
+  const walk = async (seeds: string[]): Promise<void> => {
+    const queue = seeds.filter((s) => !queued.has(s));
+    for (const s of queue) queued.add(s);
+    for (let current = queue.shift(); current !== undefined; current = queue.shift()) {
+      const v = await read(current);
+      visited.set(current, v);
+      for (const link of v.links) {
+        if (link.page && !queued.has(link.page)) {
+          queued.add(link.page);
+          queue.push(link.page);
+        }
+      }
+    }
+  };
+
+  await walk(['/']);
+  const linked = new Set(queued);
+  await walk([...sitemapPages].sort());
+
+  if (broken.length > 0) {
+    const first = broken[0]!;
+    const more = broken.length > 1 ? ` (and ${broken.length - 1} more broken link${broken.length > 2 ? 's' : ''})` : '';
+    throw new BuildError(STAGE, first.from, `broken link to ${first.href}${more}`);
+  }
+
+  const unlinked = [...new Set([...output, ...sitemapPages])].filter((p) => !linked.has(p)).sort();
+  if (unlinked.length > 0) ctx.warn(`${unlinked.length} page(s) no link reaches: ${unlinked.join(' ')}`);
+
+  for (const v of visited.values()) {
+    for (const link of v.links) {
+      const target = link.page ? visited.get(link.page) : undefined;
+      if (target && link.fragment && !target.ids.has(link.fragment)) {
+        ctx.warn(`page ${v.page.path}: link ${link.href} names a missing anchor #${link.fragment}`);
+      }
+    }
+  }
+
+  const pages = [...visited.values()].filter((v) => v.redirect === null).map((v) => v.page);
+  pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { pages, unlinked };
+}
+
+/** Link targets, element ids and a meta-refresh target of one document. */
+function scan(tree: Root): { hrefs: string[]; ids: Set<string>; redirect: string | null } {
+  const hrefs: string[] = [];
+  const ids = new Set<string>();
+  let redirect: string | null = null;
+  visit(tree, 'element', (node: Element) => {
+    const { id, href, httpEquiv, content } = node.properties;
+    if (typeof id === 'string' && id) ids.add(id);
+    if (node.tagName === 'a' && typeof href === 'string') hrefs.push(href.trim());
+    if (node.tagName === 'meta' && String(httpEquiv).toLowerCase() === 'refresh' && typeof content === 'string') {
+      const target = /url\s*=\s*['"]?([^'"]+)/i.exec(content)?.[1];
+      if (target) redirect = target.trim();
+    }
+  });
+  return { hrefs, ids, redirect };
+}

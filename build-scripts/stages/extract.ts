@@ -1,0 +1,110 @@
+/**
+ * Extract: per page, what the read model says about it besides its text — title (the `<h1>` of
+ * the main content, else `<title>`), description, canonical URL on SITE_URL, path, slug, kind
+ * and city. A page without a title, a duplicate slug, or a kind/city the schema does not know
+ * fails the build; the page's own `agentes:kind`/`agentes:city` meta tags win over the path.
+ */
+import type { Element, Root } from 'hast';
+import { select } from 'hast-util-select';
+import { toString } from 'hast-util-to-string';
+import { CITY_SLUGS } from '../../server/schemas/cities.ts';
+import { PAGE_KINDS } from '../../server/schemas/read-model.ts';
+import type { BuildContext, CrawledPage, PageMeta } from '../context.ts';
+import { BuildError, forPage } from '../errors.ts';
+
+export const STAGE = 'extract';
+
+type Kind = (typeof PAGE_KINDS)[number];
+type City = (typeof CITY_SLUGS)[number] | '';
+
+const SECTION_PREFIXES = new Set(['servicios', 'ciudades', 'guias']);
+
+/** The slug rule of server/schemas/read-model.ts: drop a leading servicios|ciudades|guias when more follows. */
+export function slugOf(pagePath: string): string {
+  const parts = pagePath.split('/').filter(Boolean);
+  if (parts.length === 0) return 'inicio';
+  if (parts.length > 1 && SECTION_PREFIXES.has(parts[0]!)) parts.shift();
+  return parts.join('-');
+}
+
+/** The kind a page's path implies, for pages that do not declare one. */
+function kindOf(parts: string[]): Kind {
+  if (parts.length === 0) return 'home';
+  if (parts[0] === 'servicios' && parts.length === 2) return 'service';
+  if (parts[0] === 'servicios' && parts.length === 3) return 'service-city';
+  if (parts[0] === 'ciudades' && parts.length === 2) return 'city';
+  if (parts[0] === 'guias' && parts.length === 2) return 'guide';
+  return 'info';
+}
+
+function cityOf(parts: string[]): City {
+  const candidate = parts[0] === 'ciudades' ? parts[1] : parts[0] === 'servicios' ? parts[2] : undefined;
+  return (CITY_SLUGS as readonly string[]).includes(candidate ?? '') ? (candidate as City) : '';
+}
+
+const collapse = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
+function meta(tree: Root, name: string): string | undefined {
+  const node = select(`meta[name="${name}"]`, tree);
+  const content = node?.properties.content;
+  return typeof content === 'string' ? collapse(content) : undefined;
+}
+
+function extractOne(ctx: BuildContext, page: CrawledPage, tree: Root): PageMeta {
+  const site = new URL(ctx.siteUrl);
+  const parts = page.path.split('/').filter(Boolean);
+  if (!/^\/(?:[a-z0-9-]+\/)*$/.test(page.path)) {
+    throw new Error('path must be lower-case letters, digits and hyphens (it becomes the slug)');
+  }
+
+  const h1: Element | undefined = select('main h1', tree) ?? select('h1', tree);
+  const titleEl = select('head > title', tree) ?? select('title', tree);
+  const title = collapse(h1 ? toString(h1) : '') || collapse(titleEl ? toString(titleEl) : '');
+  if (!title) throw new Error('page has no title (no <h1> and no <title>)');
+
+  const canonical = select('link[rel~=canonical]', tree)?.properties.href;
+  const url = new URL(page.path, site).href;
+  if (typeof canonical === 'string' && canonical) {
+    const c = new URL(canonical, url);
+    if (c.origin !== site.origin) {
+      throw new Error(`canonical ${c.href} is not on SITE_URL ${site.origin} — build the site and the read model with the same SITE_URL`);
+    }
+    if (c.pathname !== page.path) ctx.warn(`page ${page.path}: canonical points elsewhere (${c.href})`);
+  }
+
+  const declaredKind = meta(tree, 'agentes:kind');
+  if (declaredKind && !(PAGE_KINDS as readonly string[]).includes(declaredKind)) {
+    throw new Error(`agentes:kind "${declaredKind}" is not one of ${PAGE_KINDS.join(', ')}`);
+  }
+  const declaredCity = meta(tree, 'agentes:city');
+  if (declaredCity && !(CITY_SLUGS as readonly string[]).includes(declaredCity)) {
+    throw new Error(`agentes:city "${declaredCity}" is not a city slug of the contract`);
+  }
+
+  return {
+    path: page.path,
+    url,
+    slug: slugOf(page.path),
+    title,
+    description: meta(tree, 'description') ?? '',
+    city: declaredCity === undefined ? cityOf(parts) : (declaredCity as City),
+    kind: (declaredKind || kindOf(parts)) as Kind,
+    hasH1: Boolean(h1),
+  };
+}
+
+export async function extract(ctx: BuildContext, pages: CrawledPage[]): Promise<PageMeta[]> {
+  const out: PageMeta[] = [];
+  const bySlug = new Map<string, string>();
+  for (const page of pages) {
+    const tree = page.tree;
+    if (!tree) throw new BuildError(STAGE, page.path, 'page was not parsed');
+    const m = await forPage(STAGE, page.path, () => extractOne(ctx, page, tree));
+    const other = bySlug.get(m.slug);
+    if (other) throw new BuildError(STAGE, page.path, `slug "${m.slug}" is already used by ${other}`);
+    bySlug.set(m.slug, page.path);
+    out.push(m);
+    ctx.progress(out.length, pages.length);
+  }
+  return out;
+}

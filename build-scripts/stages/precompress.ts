@@ -1,0 +1,76 @@
+/**
+ * Precompress: gzip and brotli siblings (`x.html.gz`, `x.html.br`) of the static site's text
+ * files of 1 KB or more, which sirv serves as-is (its `gzip`/`brotli` options) instead of
+ * compressing per request. Files whose siblings are already newer are skipped, and a sibling
+ * that would not be smaller is not written.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { BuildContext } from '../context.ts';
+import { forPage } from '../errors.ts';
+import { listFiles } from '../files.ts';
+
+export const STAGE = 'precompress';
+export const MIN_BYTES = 1024;
+export const EXTENSIONS = ['.html', '.css', '.js', '.mjs', '.json', '.xml', '.txt', '.svg', '.md', '.webmanifest'];
+
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+
+const ENCODERS: Record<'.gz' | '.br', (data: Buffer) => Promise<Buffer>> = {
+  '.gz': (data) => gzip(data, { level: 9 }),
+  // On these pages quality 11 takes ~2.5× as long as 10 for files ~2 % smaller; they are redone on every build.
+  '.br': (data) => brotli(data, {
+    params: {
+      [zlib.constants.BROTLI_PARAM_QUALITY]: 10,
+      [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+    },
+  }),
+};
+
+async function mtime(file: string): Promise<number> {
+  return fs.stat(file).then((s) => s.mtimeMs, () => -1);
+}
+
+async function compressOne(file: string): Promise<number> {
+  const data = await fs.readFile(file);
+  const source = await mtime(file);
+  let written = 0;
+  for (const [ext, encode] of Object.entries(ENCODERS)) {
+    const target = file + ext;
+    if ((await mtime(target)) >= source) continue;
+    const out = await encode(data);
+    if (out.length < data.length) {
+      await fs.writeFile(target, out);
+      written++;
+    } else {
+      await fs.rm(target, { force: true });
+    }
+  }
+  return written;
+}
+
+export async function precompress(ctx: BuildContext): Promise<{ files: number; written: number }> {
+  const candidates: string[] = [];
+  for (const file of await listFiles(ctx.distDir)) {
+    if (!EXTENSIONS.some((ext) => file.endsWith(ext))) continue;
+    if ((await fs.stat(file)).size >= MIN_BYTES) candidates.push(file);
+  }
+  let next = 0;
+  let done = 0;
+  let written = 0;
+  // zlib runs on libuv's thread pool: keep it busy without queueing every file at once.
+  const workers = Array.from({ length: Math.max(2, os.availableParallelism()) }, async () => {
+    for (let i = next++; i < candidates.length; i = next++) {
+      const file = candidates[i]!;
+      const n = await forPage(STAGE, file, () => compressOne(file));
+      written += n;
+      ctx.progress(++done, candidates.length);
+    }
+  });
+  await Promise.all(workers);
+  return { files: candidates.length, written };
+}

@@ -1,0 +1,61 @@
+/**
+ * Publish: the staged build becomes `builds/<id>` (one rename), the manifest is checked, then
+ * `current` is switched to it (write-temp + rename, last). Old builds are pruned afterwards:
+ * the newest KEEP_BUILDS stay, and never the current one or the one just replaced, which a
+ * running server may still be reading.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { ManifestSchema, type Manifest } from '../../server/schemas/read-model.ts';
+import { BUILDS_DIR, buildPath, readPointer, writePointer } from '../../server/read-model/pointer.ts';
+import type { BuildContext } from '../context.ts';
+import { writeJson, readJson } from '../files.ts';
+
+export const STAGE = 'publish';
+export const KEEP_BUILDS = 3;
+/** Staging folders of crashed builds older than this are removed (younger ones may be running). */
+const STALE_STAGING_MS = 60 * 60 * 1000;
+
+export interface PublishResult {
+  buildDir: string;
+  previous: string | null;
+  removed: string[];
+}
+
+export async function publish(ctx: BuildContext, manifest: Manifest): Promise<PublishResult> {
+  const parsed = ManifestSchema.strict().parse(manifest);
+  const manifestFile = path.join(ctx.stagingDir, 'manifest.json');
+  await writeJson(manifestFile, parsed);
+  ManifestSchema.strict().parse(await readJson(manifestFile));
+
+  const buildDir = buildPath(ctx.outDir, ctx.buildId);
+  await fs.rename(ctx.stagingDir, buildDir);
+  const previous = await readPointer(ctx.outDir).catch(() => null);
+  await writePointer(ctx.outDir, ctx.buildId);
+  // The new model is live from here on: a failed clean-up is worth a warning, not a failed build.
+  const removed = await prune(ctx.outDir, [ctx.buildId, previous]).catch((err: unknown) => {
+    ctx.warn(`could not remove old builds: ${err instanceof Error ? err.message : String(err)}`);
+    return [];
+  });
+  return { buildDir, previous, removed };
+}
+
+/** Removes builds beyond the newest KEEP_BUILDS, sparing `protect`, and stale staging folders. */
+export async function prune(outDir: string, protect: (string | null)[]): Promise<string[]> {
+  const root = path.join(outDir, BUILDS_DIR);
+  const entries = await fs.readdir(root, { withFileTypes: true });
+  const builds = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+  const keep = new Set([...builds.slice(-KEEP_BUILDS), ...protect.filter((id): id is string => id !== null)]);
+  const removed: string[] = [];
+  for (const id of builds) {
+    if (keep.has(id)) continue;
+    await fs.rm(path.join(root, id), { recursive: true, force: true });
+    removed.push(id);
+  }
+  for (const e of entries) {
+    if (!e.isDirectory() || !e.name.startsWith('.staging-')) continue;
+    const stat = await fs.stat(path.join(root, e.name)).catch(() => null);
+    if (stat && Date.now() - stat.mtimeMs > STALE_STAGING_MS) await fs.rm(path.join(root, e.name), { recursive: true, force: true });
+  }
+  return removed;
+}

@@ -1,0 +1,19 @@
+/**
+ * Search: the Pagefind index of the published pages, with the city as a filter, written to
+ * `search/` of this build (see build-scripts/stages/search-index.ts for the index itself).
+ */
+import path from 'node:path';
+import type { BuildContext, ReadModelPage } from '../context.ts';
+import { buildSearchIndex } from './search-index.ts';
+
+export const STAGE = 'search';
+
+export async function search(ctx: BuildContext, pages: ReadModelPage[]): Promise<{ indexed: number }> {
+  ctx.progress(0, pages.length);
+  const result = await buildSearchIndex({ pages, outDir: path.join(ctx.stagingDir, 'search'), siteUrl: ctx.siteUrl });
+  ctx.progress(result.indexed, pages.length);
+  if (result.indexed !== pages.length) {
+    throw new Error(`the index holds ${result.indexed} pages of ${pages.length}`);
+  }
+  return result;
+}

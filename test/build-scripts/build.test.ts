@@ -1,0 +1,280 @@
+/**
+ * The read-model pipeline on fixture mini-sites (no Astro): what a good build publishes, and
+ * that a failing one names its stage and page and leaves the published model current.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { gunzipSync, brotliDecompressSync } from 'node:zlib';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { BuildError, buildReadModel, type BuildOptions } from '../../build-scripts/build.ts';
+import { KEEP_BUILDS, prune } from '../../build-scripts/stages/publish.ts';
+import { ROOT } from '../../server/config.ts';
+import { pointerPath, readPointer } from '../../server/read-model/pointer.ts';
+import { ManifestSchema, ReadModelPageSchema } from '../../server/schemas/read-model.ts';
+import { CompanyInfoSchema, COMPANY_SECTIONS } from '../../server/schemas/resources.ts';
+import { basePages, createFixtureSite, SITE_URL, type FixtureSite, type PageSpec } from './fixture-site.ts';
+
+function options(site: FixtureSite, lines: string[] = []): BuildOptions {
+  return { distDir: site.distDir, outDir: site.outDir, contentDir: site.contentDir, siteUrl: SITE_URL, skipAstro: true, log: (l) => lines.push(l) };
+}
+
+async function readJson(file: string): Promise<unknown> {
+  return JSON.parse(await fs.readFile(file, 'utf8'));
+}
+
+/** Everything under the read-model folder (names and contents), to prove a failed build touched nothing. */
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const e of await fs.readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!e.isFile()) continue;
+    const file = path.join(e.parentPath, e.name);
+    if (e.name === '.build.lock') continue;
+    out[path.relative(dir, file)] = (await fs.readFile(file)).toString('base64');
+  }
+  return out;
+}
+
+async function expectFailure(promise: Promise<unknown>): Promise<BuildError> {
+  try {
+    await promise;
+  } catch (err) {
+    assert.instance(err, BuildError);
+    return err as BuildError;
+  }
+  assert.unreachable('the build should have failed');
+  throw new Error('unreachable');
+}
+
+/** A test on a fresh fixture site, removed afterwards. */
+function siteTest(name: string, fn: (site: FixtureSite) => Promise<void>, pages: () => Record<string, PageSpec> = basePages): void {
+  test(name, async () => {
+    const site = await createFixtureSite(pages());
+    try {
+      await fn(site);
+    } finally {
+      await site.cleanup();
+    }
+  });
+}
+
+/** Publishes a good build, breaks the site, and checks the next build fails and leaves the model exactly as it was. */
+async function failsKeepingPrevious(site: FixtureSite, breakSite: () => Promise<void>): Promise<BuildError> {
+  const first = await buildReadModel(options(site));
+  const before = await snapshot(site.outDir);
+  await breakSite();
+  const err = await expectFailure(buildReadModel(options(site)));
+  assert.is(await readPointer(site.outDir), first.buildId);
+  assert.equal(await snapshot(site.outDir), before, 'the failed build changed the read model folder');
+  return err;
+}
+
+siteTest('a good build publishes valid pages, company sections, search index and manifest, and switches the pointer', async (site) => {
+  const lines: string[] = [];
+  const result = await buildReadModel(options(site, lines));
+  assert.is(await readPointer(site.outDir), result.buildId);
+  assert.is(result.previous, null);
+
+  const dir = path.join(site.outDir, 'builds', result.buildId);
+  const manifest = ManifestSchema.parse(await readJson(path.join(dir, 'manifest.json')));
+  assert.is(manifest.build_id, result.buildId);
+  assert.is(manifest.site_url, SITE_URL);
+  assert.equal(manifest.counts, { pages: 9, cities: 1, services: 1, guides: 1, company_sections: 5 });
+  for (const stage of ['crawl', 'extract', 'markdown', 'company', 'search', 'validate', 'precompress']) {
+    assert.type(manifest.timings_ms[stage], 'number', `timing of ${stage}`);
+  }
+
+  const files = (await fs.readdir(path.join(dir, 'pages'))).sort();
+  assert.equal(files, [
+    'aviso-legal.json', 'ciudades.json', 'contacto.json', 'fontaneria-madrid.json', 'fontaneria.json',
+    'fuga.json', 'inicio.json', 'madrid.json', 'servicios.json',
+  ]);
+  const page = ReadModelPageSchema.parse(await readJson(path.join(dir, 'pages', 'fontaneria-madrid.json')));
+  assert.is(page.url, `${SITE_URL}/servicios/fontaneria/madrid/`);
+  assert.is(page.path, '/servicios/fontaneria/madrid/');
+  assert.is(page.title, 'Fontanería en Madrid');
+  assert.is(page.kind, 'service-city');
+  assert.is(page.city, 'madrid');
+  assert.is(page.description, 'Descripción de Fontanería en Madrid');
+  assert.ok(page.markdown.startsWith('# Fontanería en Madrid\n'));
+  assert.ok(page.markdown.includes(`[Enlace a ../](${SITE_URL}/servicios/fontaneria/)`), 'relative link made absolute');
+  assert.ok(page.markdown.includes('| Grifo | 45 € |'), 'table kept');
+  for (const chrome of ['Menú', 'Casa Fixture', 'Publicidad lateral', 'Pie de Casa Fixture']) {
+    assert.not.ok(page.markdown.includes(chrome), `"${chrome}" leaked into the Markdown`);
+  }
+
+  const all = CompanyInfoSchema.parse(await readJson(path.join(dir, 'company', 'all.json')));
+  assert.is(all.website, SITE_URL);
+  assert.equal(all.services, [{ name: 'Fontanería', url: `${SITE_URL}/servicios/fontaneria/` }]);
+  assert.equal(all.cities, [{ slug: 'madrid', name: 'Madrid', url: `${SITE_URL}/ciudades/madrid/` }]);
+  assert.equal(all.pages, {
+    contacto: `${SITE_URL}/contacto/`, aviso_legal: `${SITE_URL}/aviso-legal/`, precios_fontaneria: `${SITE_URL}/servicios/fontaneria/#precios`,
+  });
+  const contact = await readJson(path.join(dir, 'company', 'contact.json'));
+  assert.equal(Object.keys(contact as object), ['brand', 'website', 'legal_name', 'phone', 'email', 'hours']);
+  for (const section of COMPANY_SECTIONS) CompanyInfoSchema.parse(await readJson(path.join(dir, 'company', `${section}.json`)));
+  assert.ok((await fs.readdir(path.join(dir, 'search'))).length > 0, 'search index written');
+
+  assert.ok(lines.some((l) => l.startsWith('✓ markdown')), 'stage lines logged');
+  assert.equal(result.warnings, []);
+  assert.equal((await fs.readdir(path.join(site.outDir, 'builds'))).filter((n) => n.startsWith('.')), [], 'no staging left');
+
+  const second = await buildReadModel(options(site));
+  assert.is(second.previous, result.buildId);
+  assert.is(await readPointer(site.outDir), second.buildId);
+  assert.ok(second.buildId > result.buildId, 'build ids sort by time');
+  const pageAgain = await readJson(path.join(site.outDir, 'builds', second.buildId, 'pages', 'fontaneria-madrid.json')) as { hash: string };
+  assert.is(pageAgain.hash, page.hash, 'same content, same hash');
+});
+
+siteTest('a broken internal link fails at crawl naming the page and target; the previous model stays current', async (site) => {
+  const err = await failsKeepingPrevious(site, () => site.writePage('/contacto/', { h1: 'Contacto', links: ['../no-existe/'] }));
+  assert.is(err.stage, 'crawl');
+  assert.is(err.page, '/contacto/');
+  assert.is(err.message, 'build failed at stage crawl, page /contacto/: broken link to ../no-existe/');
+});
+
+siteTest('a page without a title fails at extract; the previous model stays current', async (site) => {
+  const err = await failsKeepingPrevious(site, () => site.writePage('/aviso-legal/', { body: '<p>Sin título.</p>' }));
+  assert.is(err.message, 'build failed at stage extract, page /aviso-legal/: page has no title (no <h1> and no <title>)');
+});
+
+siteTest('npm run build prints one error line and exits 1 on failure', async (site) => {
+  await site.writePage('/contacto/', { h1: 'Contacto', links: ['/nada/'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'build-scripts', 'build.ts'), '--skip-astro'], {
+    cwd: ROOT,
+    env: { ...process.env, SITE_URL, DIST_DIR: path.join(site.root, 'dist'), READ_MODEL_DIR: site.outDir, CI: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+  const code = await new Promise((resolve) => child.once('close', resolve));
+  assert.is(code, 1);
+  const last = stderr.trimEnd().split('\n').pop();
+  assert.is(last, 'build failed at stage crawl, page /contacto/: broken link to /nada/');
+  assert.is(await readPointer(site.outDir), null);
+});
+
+siteTest('pages only the sitemap lists are published and reported; output-only orphans and missing anchors are reported', async (site) => {
+  await site.writePage('/borrador/', { h1: 'Borrador', kind: 'info', city: '' });
+  const result = await buildReadModel(options(site));
+  assert.equal(result.warnings, [
+    '2 page(s) no link reaches: /borrador/ /guias/huerfana/',
+    'page /guias/huerfana/: link /contacto/#horario names a missing anchor #horario',
+  ]);
+  const files = await fs.readdir(path.join(result.buildDir, 'pages'));
+  assert.ok(files.includes('huerfana.json'));
+  assert.not.ok(files.includes('borrador.json'));
+}, () => ({ ...basePages(), '/guias/huerfana/': { h1: 'Guía huérfana', kind: 'guide', city: '', links: ['/contacto/#horario'] } }));
+
+siteTest('two pages with the same slug fail at extract', async (site) => {
+  await site.writePage('/contacto/', { h1: 'Contacto', links: ['/guias/fontaneria/'] });
+  await site.writePage('/guias/fontaneria/', { h1: 'Guía de fontanería' });
+  const err = await expectFailure(buildReadModel(options(site)));
+  assert.is(err.message, 'build failed at stage extract, page /servicios/fontaneria/: slug "fontaneria" is already used by /guias/fontaneria/');
+  assert.is(await readPointer(site.outDir), null);
+});
+
+siteTest('a city the contract does not know fails at extract', async (site) => {
+  await site.writePage('/contacto/', { h1: 'Contacto', city: 'atlantis' });
+  const err = await expectFailure(buildReadModel(options(site)));
+  assert.is(err.message, 'build failed at stage extract, page /contacto/: agentes:city "atlantis" is not a city slug of the contract');
+});
+
+siteTest('a company URL without a published page fails at company', async (site) => {
+  await fs.writeFile(path.join(site.contentDir, 'cities.json'), JSON.stringify([{ id: 'madrid', name: 'Madrid' }, { id: 'bilbao', name: 'Bilbao' }]));
+  const err = await expectFailure(buildReadModel(options(site)));
+  assert.is(err.message, 'build failed at stage company, page /ciudades/bilbao/: cities.json "bilbao" links to /ciudades/bilbao/, which is not a published page');
+  assert.is(await readPointer(site.outDir), null);
+  assert.equal(await fs.readdir(path.join(site.outDir, 'builds')), [], 'the staging folder is removed');
+});
+
+siteTest('the pointer is replaced by rename: a reader polling it never sees a partial file or a missing build', async (site) => {
+  const first = await buildReadModel(options(site));
+  const inode = (await fs.stat(pointerPath(site.outDir))).ino;
+  // A separate process reads the pointer and the manifest it names as fast as it can.
+  const reader = spawn(process.execPath, ['-e', `
+    const fs = require('fs'), path = require('path');
+    const dir = ${JSON.stringify(site.outDir)};
+    let reads = 0, bad = [];
+    const stop = Date.now() + 60000;
+    process.stdin.on('data', () => { console.log(JSON.stringify({ reads, bad })); process.exit(0); });
+    (function loop() {
+      for (let i = 0; i < 200 && Date.now() < stop; i++) {
+        reads++;
+        try {
+          const { build_id } = JSON.parse(fs.readFileSync(path.join(dir, 'current'), 'utf8'));
+          JSON.parse(fs.readFileSync(path.join(dir, 'builds', build_id, 'manifest.json'), 'utf8'));
+        } catch (e) { bad.push(String(e.message)); }
+      }
+      setImmediate(loop);
+    })();`], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  reader.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+  const ids = [first.buildId];
+  for (let i = 0; i < 4; i++) ids.push((await buildReadModel(options(site))).buildId);
+  reader.stdin.write('stop\n');
+  await new Promise((resolve) => reader.once('close', resolve));
+  const { reads, bad } = JSON.parse(out) as { reads: number; bad: string[] };
+  assert.ok(reads > 100, `the reader ran (${reads} reads)`);
+  assert.equal(bad, [], 'the reader saw a broken pointer or a half-published build');
+
+  assert.is.not((await fs.stat(pointerPath(site.outDir))).ino, inode, 'the pointer file was rewritten in place, not renamed over');
+  assert.equal((await fs.readdir(site.outDir)).sort(), ['builds', 'current'], 'no temp files left beside the pointer');
+  const kept = (await fs.readdir(path.join(site.outDir, 'builds'))).sort();
+  assert.equal(kept, ids.slice(-KEEP_BUILDS), `keeps the newest ${KEEP_BUILDS} builds`);
+});
+
+siteTest('the astro stage runs astro build with SITE_URL and telemetry off, and fails with its output', async (site) => {
+  const fakeAstro = path.join(site.root, 'node_modules', 'astro', 'astro.js');
+  await fs.mkdir(path.dirname(fakeAstro), { recursive: true });
+  const seen = path.join(site.root, 'seen.json');
+  await fs.writeFile(fakeAstro, `
+    require('fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify({ argv: process.argv.slice(2), site: process.env.SITE_URL, telemetry: process.env.ASTRO_TELEMETRY_DISABLED }));
+    console.log('\u001b[34m  ├─\u001b[39m /a/index.html (+1ms)');
+    console.log('  └─ /b/index.html (+1ms)');
+    if (process.env.FAKE_ASTRO_FAIL) { console.error('[ERROR] Cannot read frontmatter of guias/x.md'); process.exit(3); }
+  `);
+  const lines: string[] = [];
+  const result = await buildReadModel({ ...options(site, lines), skipAstro: false, root: site.root });
+  assert.equal(JSON.parse(await fs.readFile(seen, 'utf8')), { argv: ['build'], site: SITE_URL, telemetry: '1' });
+  assert.ok(lines.some((l) => /^✓ astro .* 2 pages built$/.test(l)), lines.join('\n'));
+  assert.type(result.timings.astro, 'number');
+
+  process.env.FAKE_ASTRO_FAIL = '1';
+  try {
+    lines.length = 0;
+    const err = await expectFailure(buildReadModel({ ...options(site, lines), skipAstro: false, root: site.root }));
+    assert.is(err.message, 'build failed at stage astro: astro build exited with code 3');
+    assert.ok(lines.includes('  astro | [ERROR] Cannot read frontmatter of guias/x.md'), 'astro output shown on failure');
+    assert.is(await readPointer(site.outDir), result.buildId);
+  } finally {
+    delete process.env.FAKE_ASTRO_FAIL;
+  }
+});
+
+siteTest('prune keeps the newest builds, the current one and the one just replaced', async (site) => {
+  const builds = path.join(site.outDir, 'builds');
+  const ids = ['20250101T000000000Z-aaaaaa', '20250102T000000000Z-bbbbbb', '20250103T000000000Z-cccccc', '20250104T000000000Z-dddddd', '20250105T000000000Z-eeeeee'];
+  for (const id of ids) await fs.mkdir(path.join(builds, id), { recursive: true });
+  const removed = await prune(site.outDir, [ids[4]!, ids[0]!]);
+  assert.equal(removed, [ids[1]]);
+  assert.equal((await fs.readdir(builds)).sort(), [ids[0], ids[2], ids[3], ids[4]]);
+});
+
+siteTest('precompress writes gzip and brotli siblings of text files of 1 KB or more', async (site) => {
+  await fs.writeFile(path.join(site.distDir, 'big.svg'), `<svg xmlns="http://www.w3.org/2000/svg">${'<g/>'.repeat(400)}</svg>`);
+  await fs.writeFile(path.join(site.distDir, 'photo.jpg'), Buffer.alloc(4096, 7));
+  await buildReadModel(options(site));
+  for (const file of ['_astro/site.css', 'big.svg']) {
+    const original = await fs.readFile(path.join(site.distDir, file));
+    assert.equal(gunzipSync(await fs.readFile(path.join(site.distDir, `${file}.gz`))), original, `${file}.gz`);
+    assert.equal(brotliDecompressSync(await fs.readFile(path.join(site.distDir, `${file}.br`))), original, `${file}.br`);
+  }
+  const names = await fs.readdir(site.distDir);
+  assert.not.ok(names.includes('robots.txt.gz'), 'files under 1 KB are left alone');
+  assert.not.ok(names.includes('photo.jpg.gz'), 'binary formats are left alone');
+});
+
+test.run();
