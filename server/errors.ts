@@ -58,6 +58,13 @@ export const noRoute = () =>
 export const methodNotAllowed = (allow: string) =>
   new ApiError(405, API_CODES.methodNotAllowed, `Método no permitido. Use ${allow}.`, `Métodos admitidos: ${allow}`, { Allow: allow });
 
+export const pageNotFound = () =>
+  new ApiError(404, API_CODES.pageNotFound, 'No existe ninguna página publicada con esa URL, ruta o slug.', 'Use search_pages para encontrar la URL de una página y pásela a read_page.');
+
+/** Store (Redis) down or too slow: the quota cannot be checked, so nothing is served (503). */
+export const unavailable = (retryAfterSeconds = 5) =>
+  new ApiError(503, API_CODES.unavailable, 'Servicio no disponible temporalmente.', `Reintente dentro de ${retryAfterSeconds} segundos.`, { 'Retry-After': retryAfterSeconds });
+
 export function sendJson(res: ServerResponse, status: number, body: string | Buffer, headers: Headers = {}): void {
   res.statusCode = status;
   for (const name in headers) res.setHeader(name, headers[name]!);

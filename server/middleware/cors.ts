@@ -1,0 +1,38 @@
+/**
+ * CORS for the read-only API (Fetch standard, "CORS protocol"). Everything is public and no
+ * cookies are involved, so any origin may read: `Access-Control-Allow-Origin: *`. Browsers only
+ * show scripts the safelisted response headers, so the quota, version and validator headers are
+ * exposed explicitly.
+ */
+import type { ServerResponse } from 'node:http';
+
+export const API_METHODS = 'GET, HEAD, OPTIONS';
+
+export const EXPOSED_HEADERS = [
+  'RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset',
+  'Retry-After', 'API-Version', 'ETag', 'WWW-Authenticate', 'Deprecation', 'Sunset', 'Link',
+].join(', ');
+
+/** Preflights are cached by browsers for a day (Chromium caps it at 2 hours, Firefox at 24). */
+const PREFLIGHT_MAX_AGE = '86400';
+
+/** Headers of every API response that a browser reads. */
+export function writeCors(res: ServerResponse): void {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+}
+
+/**
+ * Answers a preflight (OPTIONS) of a known operation: 204, no body. `Authorization` (Bearer
+ * tokens) and `If-None-Match` (revalidation) are the non-safelisted request headers a client
+ * sends. Preflights are not counted against the quota: browsers send them on their own.
+ */
+export function answerPreflight(res: ServerResponse): void {
+  res.statusCode = 204;
+  res.setHeader('Allow', API_METHODS);
+  res.setHeader('Access-Control-Allow-Methods', API_METHODS);
+  res.setHeader('Access-Control-Allow-Headers', 'Authorization, If-None-Match');
+  res.setHeader('Access-Control-Max-Age', PREFLIGHT_MAX_AGE);
+  res.setHeader('Cache-Control', 'public, max-age=86400');
+  res.end();
+}

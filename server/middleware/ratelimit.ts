@@ -1,0 +1,76 @@
+/**
+ * The quota step of the API operations: one fixed window per subject through `store.hit`
+ * (one atomic operation, so processes sharing Redis admit exactly the limit), the rate-limit
+ * headers on the response, and 429 once the window is used up.
+ *
+ * Subjects: policy `anonimo` per client IP (IPv6 per /56, see client-ip.ts), policy
+ * `identificado` per client_id. Every request that reaches an operation counts, 4xx included:
+ * a 401 for a bad token counts against the anonymous bucket of its IP (so token guessing is
+ * throttled like anything else), a 400 against the bucket of its caller.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Config } from '../config.ts';
+import { ApiError, API_CODES, unavailable } from '../errors.ts';
+import type { Logger } from '../log.ts';
+import type { QuotaPolicy } from '../schemas/resources.ts';
+import { StoreUnavailableError } from '../stores/errors.ts';
+import type { Store } from '../stores/types.ts';
+import { ipQuotaKey } from './client-ip.ts';
+import { policyField, retryAfterSeconds, writeRateLimitHeaders, type QuotaState } from './ratelimit-headers.ts';
+
+export interface QuotaSubject {
+  policy: QuotaPolicy;
+  /** Client IP for `anonimo`, client_id for `identificado`. */
+  id: string;
+}
+
+/** Counts one request of `subject`, writes the headers on `res`; throws 429 over the limit. */
+export type QuotaStep = (res: ServerResponse, subject: QuotaSubject) => Promise<QuotaState>;
+
+export const anonymousSubject = (ip: string): QuotaSubject => ({ policy: 'anonimo', id: ipQuotaKey(ip) });
+export const identifiedSubject = (clientId: string): QuotaSubject => ({ policy: 'identificado', id: clientId });
+
+/** Store key of a subject's window: `rl:<policy>:<id>` (the store adds its prefix and hash tag). */
+export const quotaKey = (s: QuotaSubject) => 'rl:' + s.policy + ':' + s.id;
+
+const wait = (seconds: number) => (seconds === 1 ? '1 segundo' : `${seconds} segundos`);
+const per = (windowSeconds: number) => (windowSeconds === 60 ? 'por minuto' : `cada ${windowSeconds} segundos`);
+
+export function createQuotaStep(deps: { config: Pick<Config, 'rateLimit' | 'siteUrl'>; store: Store; log: Logger }): QuotaStep {
+  const { store, log } = deps;
+  const { anonymous, identified, windowSeconds } = deps.config.rateLimit;
+  const siteUrl = deps.config.siteUrl;
+  const limits: Record<QuotaPolicy, { limit: number; policyValue: string }> = {
+    anonimo: { limit: anonymous, policyValue: policyField('anonimo', anonymous, windowSeconds) },
+    identificado: { limit: identified, policyValue: policyField('identificado', identified, windowSeconds) },
+  };
+
+  const rateLimited = (q: QuotaState) => {
+    const seconds = retryAfterSeconds(q);
+    const message = q.policy === 'anonimo'
+      ? `Cuota agotada: ${q.limit} peticiones ${per(q.windowSeconds)} por IP sin token. Espere ${wait(seconds)}. `
+        + `Registrarse es gratis y automático (POST ${siteUrl}/oauth/register, véase ${siteUrl}/auth.md) y eleva la cuota a ${identified} peticiones ${per(q.windowSeconds)}.`
+      : `Cuota agotada: ${q.limit} peticiones ${per(q.windowSeconds)} para este client_id. Espere ${wait(seconds)}.`;
+    const hint = `Reintente dentro de ${wait(seconds)} (cabecera Retry-After).`;
+    return new ApiError(429, API_CODES.rateLimited, message, hint, { 'Retry-After': seconds });
+  };
+
+  let lastOutageLog = 0;
+  return async (res, subject) => {
+    const { limit, policyValue } = limits[subject.policy];
+    let count: number;
+    let resetSeconds: number;
+    try {
+      ({ count, resetSeconds } = await store.hit(quotaKey(subject), windowSeconds));
+    } catch (err) {
+      if (!(err instanceof StoreUnavailableError)) throw err;
+      const now = Date.now();
+      if (now - lastOutageLog > 10_000) { lastOutageLog = now; log.error('quota store unavailable: answering 503', err); }
+      throw unavailable();
+    }
+    const q: QuotaState = { policy: subject.policy, limit, windowSeconds, used: count, resetSeconds };
+    writeRateLimitHeaders(res, q, policyValue);
+    if (count > limit) throw rateLimited(q);
+    return q;
+  };
+}

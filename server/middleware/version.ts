@@ -1,0 +1,30 @@
+/**
+ * Version headers of every API response (contract.md, "Versioning"; conformance.md §8).
+ * `API-Version: 1` always. Only when v1 is configured as deprecated (API_DEPRECATED_AT and
+ * API_SUNSET_AT): `Deprecation` (RFC 9745 §2: an sf-date, `@<epoch seconds>`), `Sunset`
+ * (RFC 8594 §3: an HTTP-date) and a `Link` with relation `deprecation` (RFC 9745 §3) to the
+ * versioning policy. The values are built once.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Config } from '../config.ts';
+
+export const API_VERSION = '1';
+
+export type VersionWriter = (res: ServerResponse) => void;
+
+export function versionHeaders(config: Pick<Config, 'siteUrl' | 'deprecation'>): Record<string, string> {
+  const headers: Record<string, string> = { 'API-Version': API_VERSION };
+  const d = config.deprecation;
+  if (d) {
+    headers['Deprecation'] = '@' + Math.floor(d.deprecatedAt.getTime() / 1000);
+    headers['Sunset'] = d.sunsetAt.toUTCString();
+    headers['Link'] = `<${config.siteUrl}/desarrolladores/#versionado>; rel="deprecation"; type="text/html"`;
+  }
+  return headers;
+}
+
+export function createVersionWriter(config: Pick<Config, 'siteUrl' | 'deprecation'>): VersionWriter {
+  const entries = Object.entries(versionHeaders(config));
+  if (entries.length === 1) return (res) => { res.setHeader('API-Version', API_VERSION); };
+  return (res) => { for (const [name, value] of entries) res.setHeader(name, value); };
+}

@@ -1,0 +1,210 @@
+/**
+ * Loads the current read-model build into memory and keeps it current.
+ *
+ * Loading reads `current` → `builds/<id>/`, validates the manifest, every page and every company
+ * section with the shared zod schemas (a build that does not validate is refused, never served
+ * half), and prepares every 200 body once: the Page JSON (url recomposed on this server's
+ * SITE_URL, Markdown cut at a paragraph boundary past READ_PAGE_MAX_CHARS), its strong ETag and
+ * its gzip/brotli encodings. Requests then only pick a prepared buffer.
+ *
+ * A new build published while the server runs (the build switches `current` last, atomically)
+ * is picked up by watching the read-model folder: the new model is loaded beside the old one and
+ * swapped in with one reference write; a build that fails to load is logged and the old model
+ * stays. The old search engine is closed a little later, once in-flight searches are done.
+ */
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { z } from 'zod';
+import type { Config } from '../config.ts';
+import type { Logger } from '../log.ts';
+import { makeRepresentation } from '../middleware/compression.ts';
+import { ManifestSchema, ReadModelPageSchema, type Manifest } from '../schemas/read-model.ts';
+import { COMPANY_SECTIONS, CompanyInfoSchema, type CompanySection, type Page } from '../schemas/resources.ts';
+import { openSearch } from '../search/index.ts';
+import { buildPath, POINTER_FILE, readPointer } from './pointer.ts';
+import { truncateMarkdown } from './truncate.ts';
+import type { LoadedModel, LoadedPage, ModelHolder, Representation } from './types.ts';
+
+export type ModelConfig = Pick<Config, 'siteUrl' | 'readModelDir' | 'readPageMaxChars'>;
+
+export interface OpenModelOptions {
+  /** Follow new builds published while running (default true). */
+  watch?: boolean;
+}
+
+export interface OpenedModel extends ModelHolder {
+  /** Loads the build `current` names if it is not the one held; true when a new model was swapped in. */
+  reload(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Old search engines stay open this long after a swap, for searches still running on them. */
+const RETIRE_AFTER_MS = 30_000;
+const WATCH_DEBOUNCE_MS = 250;
+
+export async function openModel(config: ModelConfig, log: Logger, options: OpenModelOptions = {}): Promise<OpenedModel> {
+  const first = await readPointer(config.readModelDir);
+  if (first === null) {
+    throw new Error(`no read model in ${config.readModelDir}: run \`npm run build\` first`);
+  }
+  let buildId = first;
+  let model = await loadModel(config, buildPath(config.readModelDir, first));
+  let closed = false;
+  const retiring = new Set<NodeJS.Timeout>();
+
+  const retire = (old: LoadedModel) => {
+    const timer = setTimeout(() => {
+      retiring.delete(timer);
+      void closeEngine(old, log);
+    }, RETIRE_AFTER_MS);
+    timer.unref();
+    retiring.add(timer);
+  };
+
+  let running: Promise<boolean> | null = null;
+  let again = false;
+  const reloadOnce = async (): Promise<boolean> => {
+    const id = await readPointer(config.readModelDir);
+    if (id === null || id === buildId || closed) return false;
+    const next = await loadModel(config, buildPath(config.readModelDir, id));
+    if (closed) { await closeEngine(next, log); return false; }
+    const old = model;
+    model = next;
+    buildId = id;
+    retire(old);
+    log.info('read model swapped', { build_id: id, pages: next.pages.length });
+    return true;
+  };
+  const reload = (): Promise<boolean> => {
+    if (running) { again = true; return running; }
+    running = (async () => {
+      let swapped = false;
+      do {
+        again = false;
+        swapped = (await reloadOnce()) || swapped;
+      } while (again && !closed);
+      return swapped;
+    })().finally(() => { running = null; });
+    return running;
+  };
+
+  let watcher: fs.FSWatcher | null = null;
+  if (options.watch !== false) {
+    let debounce: NodeJS.Timeout | null = null;
+    try {
+      watcher = fs.watch(config.readModelDir, { persistent: false }, (_event, file) => {
+        if (file !== null && file !== POINTER_FILE) return;
+        if (debounce) clearTimeout(debounce);
+        debounce = setTimeout(() => {
+          reload().catch((err) => log.error(`new read model not loaded; still serving build ${buildId}`, err));
+        }, WATCH_DEBOUNCE_MS);
+        debounce.unref();
+      });
+      watcher.on('error', (err) => log.error('read-model watcher failed; new builds need a restart', err));
+    } catch (err) {
+      log.error('cannot watch the read-model folder; new builds need a restart', err);
+    }
+  }
+
+  return {
+    current: () => model,
+    reload,
+    async close() {
+      if (closed) return;
+      closed = true;
+      watcher?.close();
+      for (const timer of retiring) clearTimeout(timer);
+      retiring.clear();
+      await running?.catch(() => false);
+      await closeEngine(model, log);
+    },
+  };
+}
+
+async function closeEngine(model: LoadedModel, log: Logger): Promise<void> {
+  try {
+    await model.search.close();
+  } catch (err) {
+    log.error('closing a search engine failed', err);
+  }
+}
+
+/** Loads and validates one build folder. Throws with the file and field at fault. */
+export async function loadModel(config: ModelConfig, buildDir: string): Promise<LoadedModel> {
+  const manifest = parse(ManifestSchema, await readJson(path.join(buildDir, 'manifest.json')), 'manifest.json');
+  const rebase = rebaser(manifest.site_url, config.siteUrl);
+
+  const pagesDir = path.join(buildDir, 'pages');
+  const files = (await fsp.readdir(pagesDir)).filter((f) => f.endsWith('.json')).sort();
+  if (files.length === 0) throw new Error(`${pagesDir}: no pages`);
+  const pages = await Promise.all(files.map(async (file): Promise<LoadedPage> => {
+    const name = `pages/${file}`;
+    const raw = parse(ReadModelPageSchema, await readJson(path.join(pagesDir, file)), name);
+    const url = config.siteUrl + raw.path;
+    const markdown = rebase.text(raw.markdown);
+    const cut = truncateMarkdown(markdown, config.readPageMaxChars);
+    const page: Page = { title: raw.title, url, markdown: cut.text, truncated: cut.truncated };
+    const rep = await makeRepresentation(Buffer.from(JSON.stringify(page)));
+    return { ...raw, url, markdown, truncated: cut.truncated, ...rep };
+  }));
+  pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+
+  const byPath = new Map<string, LoadedPage>();
+  const bySlug = new Map<string, LoadedPage>();
+  for (const p of pages) {
+    if (byPath.has(p.path)) throw new Error(`${buildDir}: two pages have the path ${p.path}`);
+    if (bySlug.has(p.slug)) throw new Error(`${buildDir}: two pages have the slug ${p.slug}`);
+    byPath.set(p.path, p);
+    bySlug.set(p.slug, p);
+  }
+  if (manifest.counts.pages !== pages.length) {
+    throw new Error(`${buildDir}: the manifest counts ${manifest.counts.pages} pages, the build holds ${pages.length}`);
+  }
+
+  const company = {} as Record<CompanySection, Representation>;
+  await Promise.all(COMPANY_SECTIONS.map(async (section) => {
+    const name = `company/${section}.json`;
+    const info = parse(CompanyInfoSchema, await readJson(path.join(buildDir, name)), name);
+    company[section] = await makeRepresentation(Buffer.from(JSON.stringify(rebase.deep(info))));
+  }));
+
+  const searchPages = new Map(pages.map((p) => [p.path, { title: p.title, url: p.url, city: p.city }] as const));
+  const search = await openSearch(path.join(buildDir, 'search'), searchPages);
+  return { manifest, pages, byPath, bySlug, company, search };
+}
+
+async function readJson(file: string): Promise<unknown> {
+  const text = await fsp.readFile(file, 'utf8');
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file}: not JSON (${(err as Error).message})`);
+  }
+}
+
+function parse<T extends z.ZodType>(schema: T, value: unknown, name: string): z.infer<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  throw new Error(`read model ${name}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+}
+
+/**
+ * Links written on the build's SITE_URL, moved to this server's SITE_URL (the same build can be
+ * served under another address, e.g. a staging host). Identity when both are the same.
+ */
+function rebaser(from: Manifest['site_url'], to: string) {
+  const old = from.replace(/\/+$/, '');
+  if (old === to) return { text: (s: string) => s, deep: <T>(v: T) => v };
+  const text = (s: string) => (s.includes(old) ? s.replace(new RegExp(escapeRegExp(old) + '(?=[/?#"\\s)\\]]|$)', 'g'), to) : s);
+  const deep = <T>(v: T): T => {
+    if (typeof v === 'string') return text(v) as T;
+    if (Array.isArray(v)) return v.map(deep) as T;
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x)])) as T;
+    return v;
+  };
+  return { text, deep };
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

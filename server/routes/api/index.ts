@@ -1,0 +1,113 @@
+/**
+ * The content API under {site_url}/wp-json/agentes/v1, one file per operation. Every request
+ * goes through the same steps, in this order:
+ *
+ *   1. API-Version (+ deprecation headers when configured), CORS and `Vary` on every answer;
+ *   2. the operation: unknown (or the bare base) → 404 `rest_no_route`; OPTIONS → preflight 204;
+ *      a method other than GET/HEAD → 405 `rest_method_not_allowed` with `Allow`;
+ *   3. the bearer check (bearer.ts): no token, a valid token, or an invalid credential;
+ *   4. the quota step (ratelimit.ts): counted on the client's window when the token identifies
+ *      it, else on the IP's anonymous window — an invalid credential included, so its 401 carries
+ *      the headers of that IP's anonymous bucket and counts against it; over the limit → 429;
+ *   5. an invalid credential → 401 (after the quota, so the 401 has the rate-limit headers);
+ *   6. the operation: parameters (400), lookup (404), 200 or 304.
+ * Anything thrown becomes one response in `sendError`, with `Cache-Control: no-store`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AppDeps, Route } from '../../app.ts';
+import { methodNotAllowed, noRoute, sendError, unavailable } from '../../errors.ts';
+import { bearerChallenges, readCredential } from '../../middleware/bearer.ts';
+import { createClientIpResolver } from '../../middleware/client-ip.ts';
+import { answerPreflight, API_METHODS, writeCors } from '../../middleware/cors.ts';
+import { anonymousSubject, createQuotaStep, identifiedSubject } from '../../middleware/ratelimit.ts';
+import { createVersionWriter } from '../../middleware/version.ts';
+import { createPageResolver } from '../../read-model/url.ts';
+import { StoreUnavailableError } from '../../stores/errors.ts';
+import { getCompanyInfoOperation } from './get-company-info.ts';
+import type { ApiShared, Operation } from './operation.ts';
+import { parseQuery } from './query.ts';
+import { quotaOperation } from './quota.ts';
+import { readPageOperation } from './read-page.ts';
+import { searchPagesOperation } from './search-pages.ts';
+
+export const API_BASE = '/wp-json/agentes/v1';
+
+/**
+ * Content answers may be cached briefly: by anyone without a token, only by the client with one
+ * (the body is the same, but a shared cache must not answer for a token holder's quota).
+ */
+export const CACHE_PUBLIC = 'public, max-age=60';
+export const CACHE_PRIVATE = 'private, max-age=60';
+const VARY = 'Authorization, Accept-Encoding';
+
+/**
+ * The API as a plain Node request handler. It reads `req.url` itself (path and query), so it
+ * serves the same whether Polka routes to it or a server mounts it in front of the router for
+ * requests under API_BASE (which skips the router's generic URL and query parsing).
+ */
+export function createApiHandler(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const challenges = bearerChallenges(deps.config.siteUrl);
+  const shared: ApiShared = { deps, resolvePage: createPageResolver(deps.config.siteUrl) };
+  const operations = new Map<string, Operation>([
+    searchPagesOperation(shared),
+    readPageOperation(shared),
+    getCompanyInfoOperation(shared),
+    quotaOperation(challenges),
+  ].map((op) => [op.name, op]));
+  const clientIp = createClientIpResolver(deps.config.trustProxy);
+  const countRequest = createQuotaStep(deps);
+  const writeVersion = createVersionWriter(deps.config);
+
+  /** `/wp-json/agentes/v1/<name>` or `…/<name>/` → the operation; anything else is no route. */
+  const operationOf = (path: string): Operation | undefined => {
+    if (path.length <= API_BASE.length + 1 || !path.startsWith(API_BASE + '/')) return undefined;
+    const end = path.endsWith('/') ? path.length - 1 : path.length;
+    return operations.get(path.slice(API_BASE.length + 1, end));
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    writeVersion(res);
+    writeCors(res);
+    res.setHeader('Vary', VARY);
+
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const op = operationOf(q === -1 ? url : url.slice(0, q));
+    if (op === undefined) throw noRoute();
+    const method = req.method;
+    if (method === 'OPTIONS') return answerPreflight(res);
+    if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(API_METHODS);
+
+    const credential = await readCredential(req, deps.tokens, challenges);
+    const subject = credential.kind === 'token' && op.identifies(credential)
+      ? identifiedSubject(credential.token.client_id)
+      : anonymousSubject(clientIp(req));
+    const quota = await countRequest(res, subject);
+    if (credential.kind === 'invalid') throw credential.error;
+
+    await op.run({
+      req,
+      res,
+      query: parseQuery(q === -1 ? '' : url.slice(q + 1)),
+      credential,
+      quota,
+      cacheControl: req.headers.authorization ? CACHE_PRIVATE : CACHE_PUBLIC,
+    });
+  };
+
+  return (req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (res.headersSent) { res.destroy(); return; }
+      res.setHeader('Cache-Control', 'no-store');
+      res.removeHeader('ETag');
+      sendError(res, err instanceof StoreUnavailableError ? unavailable() : err, deps.log);
+    });
+  };
+}
+
+/** Registers the API on the app: the base and everything under it. */
+export const apiRoutes: Route = (app, deps) => {
+  const handler = createApiHandler(deps);
+  app.all(API_BASE, handler);
+  app.all(API_BASE + '/*', handler);
+};

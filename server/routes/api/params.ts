@@ -1,0 +1,47 @@
+/**
+ * REST parameter validation with the shared zod schemas (server/schemas/params.ts). Query values
+ * arrive as strings; a parameter given twice (`?query=a&query=b`) is refused rather than guessed
+ * at; unknown parameters are ignored (clients must ignore what they do not know, and the same
+ * holds for what they send). Missing → 400 `rest_missing_callback_param`, invalid → 400
+ * `rest_invalid_param`, both with `data.hint` = the parameter name, as WordPress does.
+ */
+import type { z } from 'zod';
+import { invalidParam, missingParam } from '../../errors.ts';
+
+export type RawQuery = Record<string, string | string[] | undefined>;
+
+export function parseParams<S extends z.ZodObject>(schema: S, query: RawQuery): z.infer<S> {
+  const input: Record<string, string> = {};
+  for (const name of Object.keys(schema.shape)) {
+    const value = query[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') throw invalidParam(name, 'Se ha enviado más de una vez; envíelo una sola vez.');
+    input[name] = value;
+  }
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const name = String(issue.path[0] ?? '');
+  if (input[name] === undefined) throw missingParam(name);
+  throw invalidParam(name, describe(issue));
+}
+
+/** The rule a value broke, in the words of the documentation. */
+function describe(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'too_small':
+      return issue.origin === 'string'
+        ? `Debe tener al menos ${issue.minimum} caracteres.`
+        : `Debe ser un número entero mayor o igual que ${issue.minimum}.`;
+    case 'too_big':
+      return issue.origin === 'string'
+        ? `Debe tener como máximo ${issue.maximum} caracteres.`
+        : `Debe ser un número entero menor o igual que ${issue.maximum}.`;
+    case 'invalid_value':
+      return `Valores admitidos: ${issue.values.map(String).join(', ')}.`;
+    case 'invalid_type':
+      return issue.expected === 'int' || issue.expected === 'number' ? 'Debe ser un número entero.' : `Debe ser de tipo ${issue.expected}.`;
+    default:
+      return issue.message;
+  }
+}

@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parseConfig } from '../../../server/config.ts';
+import { createLogger } from '../../../server/log.ts';
+import { openModel } from '../../../server/read-model/holder.ts';
+import { buildPath } from '../../../server/read-model/pointer.ts';
+import { CompanyInfoSchema, PageSchema } from '../../../server/schemas/resources.ts';
+import { createReadModel, FIXTURE_SITE_URL, sharedReadModel } from '../../helpers/read-model.ts';
+
+const log = createLogger('silent');
+const configFor = (dir: string, env: Record<string, string> = {}) =>
+  parseConfig({ SITE_URL: FIXTURE_SITE_URL, READ_MODEL_DIR: dir, LOG_LEVEL: 'silent', ...env });
+
+test('loads every page and company section, with bodies serialized once and strong ETags', async () => {
+  const fixture = await sharedReadModel();
+  const holder = await openModel(configFor(fixture.dir), log, { watch: false });
+  try {
+    const model = holder.current();
+    assert.is(model.pages.length, fixture.pages.length);
+    assert.is(model.manifest.build_id, fixture.buildId);
+    for (const seed of fixture.pages) {
+      const page = model.byPath.get(seed.path)!;
+      assert.ok(page, seed.path);
+      assert.is(model.bySlug.get(seed.slug), page);
+      const body = PageSchema.strict().parse(JSON.parse(page.body.toString('utf8')));
+      assert.is(body.title, seed.title);
+      assert.is(body.url, FIXTURE_SITE_URL + seed.path);
+      const digest = createHash('sha256').update(page.body).digest('base64url').slice(0, 22);
+      assert.is(page.etag, `"${digest}"`);
+      if (page.body.length >= 1024) assert.ok(page.br && page.gzip, `${seed.path} precompressed`);
+    }
+    for (const [section, rep] of Object.entries(model.company)) {
+      const info = CompanyInfoSchema.strict().parse(JSON.parse(rep.body.toString('utf8')));
+      assert.equal(info, fixture.company[section as keyof typeof fixture.company], section);
+    }
+    assert.is(typeof model.search.close, 'function', 'the search engine is opened with the model');
+  } finally {
+    await holder.close();
+  }
+});
+
+test('Markdown over READ_PAGE_MAX_CHARS is cut at a paragraph boundary with truncated: true', async () => {
+  const fixture = await sharedReadModel();
+  const holder = await openModel(configFor(fixture.dir, { READ_PAGE_MAX_CHARS: '5000' }), log, { watch: false });
+  try {
+    const long = holder.current().byPath.get(fixture.longPage.path)!;
+    const body = JSON.parse(long.body.toString('utf8'));
+    assert.is(body.truncated, true);
+    assert.ok(body.markdown.length <= 5000 && body.markdown.length > 2500, `kept ${body.markdown.length}`);
+    assert.ok(fixture.longPage.markdown.startsWith(body.markdown));
+    assert.ok(/^ *\n\n/.test(fixture.longPage.markdown.slice(body.markdown.length)), 'cut at a blank line');
+    assert.is(long.markdown, fixture.longPage.markdown, 'the full text stays available');
+    const short = JSON.parse(holder.current().bySlug.get('fontaneria')!.body.toString('utf8'));
+    assert.is(short.truncated, false);
+  } finally {
+    await holder.close();
+  }
+});
+
+test('served under another SITE_URL, page and company URLs follow the server', async () => {
+  const fixture = await sharedReadModel();
+  const holder = await openModel(configFor(fixture.dir, { SITE_URL: 'https://staging.example.es' }), log, { watch: false });
+  try {
+    const home = JSON.parse(holder.current().bySlug.get('inicio')!.body.toString('utf8'));
+    assert.is(home.url, 'https://staging.example.es/');
+    assert.match(home.markdown, '(https://staging.example.es/servicios/fontaneria/)');
+    assert.not.match(home.markdown, FIXTURE_SITE_URL);
+    const all = JSON.parse(holder.current().company.all.body.toString('utf8'));
+    assert.is(all.website, 'https://staging.example.es');
+    assert.is(all.services[0].url, 'https://staging.example.es/servicios/fontaneria/');
+  } finally {
+    await holder.close();
+  }
+});
+
+test('a read model that does not validate is refused with the file at fault', async () => {
+  const fixture = await createReadModel();
+  try {
+    const file = path.join(buildPath(fixture.dir, fixture.buildId), 'pages', 'fontaneria.json');
+    const page = JSON.parse(await fs.readFile(file, 'utf8'));
+    await fs.writeFile(file, JSON.stringify({ ...page, path: '/../../etc/' }));
+    const err = await openModel(configFor(fixture.dir), log, { watch: false }).then(() => null, (e: Error) => e);
+    assert.match(String(err?.message), 'pages/fontaneria.json');
+    await fs.writeFile(file, '{not json');
+    assert.match(String((await openModel(configFor(fixture.dir), log, { watch: false }).catch((e: Error) => e))), 'not JSON');
+    await fs.rm(path.join(fixture.dir, 'current'));
+    assert.match(String((await openModel(configFor(fixture.dir), log, { watch: false }).catch((e: Error) => e))), 'npm run build');
+  } finally {
+    await fixture.remove();
+  }
+});
+
+test('a new build is swapped in without a restart; a broken one is refused and the old one kept', async () => {
+  const fixture = await createReadModel();
+  const holder = await openModel(configFor(fixture.dir), log);
+  try {
+    const before = holder.current();
+    assert.is(await holder.reload(), false, 'nothing new yet');
+    await createReadModel({
+      dir: fixture.dir,
+      buildId: 'second',
+      editPages: (pages) => pages.map((p) => (p.slug === 'fontaneria' ? { ...p, title: 'Fontanería urgente' } : p)),
+    });
+    // The watcher picks up the new pointer on its own.
+    for (let i = 0; i < 40 && holder.current() === before; i++) await new Promise((r) => setTimeout(r, 100));
+    const after = holder.current();
+    assert.is.not(after, before, 'swapped by the watcher');
+    assert.is(after.manifest.build_id, 'second');
+    assert.is(JSON.parse(after.bySlug.get('fontaneria')!.body.toString('utf8')).title, 'Fontanería urgente');
+    assert.is(JSON.parse(before.bySlug.get('fontaneria')!.body.toString('utf8')).title, 'Fontanería', 'requests in flight keep their model');
+
+    await createReadModel({
+      dir: fixture.dir,
+      buildId: 'third',
+      editPages: (pages) => pages.map((p) => (p.slug === 'cerrajeria' ? { ...p, city: 'paris' as never } : p)),
+    });
+    const err = await holder.reload().then(() => null, (e: Error) => e);
+    assert.match(String(err?.message), 'pages/cerrajeria.json');
+    assert.is(holder.current().manifest.build_id, 'second', 'the old model still serves');
+  } finally {
+    await holder.close();
+    await fixture.remove();
+  }
+});
+
+test.run();
