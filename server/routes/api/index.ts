@@ -14,7 +14,7 @@
  * Anything thrown becomes one response in `sendError`, with `Cache-Control: no-store`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AppDeps, Route } from '../../app.ts';
+import type { AppDeps } from '../../app.ts';
 import { methodNotAllowed, noRoute, sendError, unavailable } from '../../errors.ts';
 import { bearerChallenges, readCredential } from '../../middleware/bearer.ts';
 import { createClientIpResolver } from '../../middleware/client-ip.ts';
@@ -104,10 +104,3 @@ export function createApiHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     });
   };
 }
-
-/** Registers the API on the app: the base and everything under it. */
-export const apiRoutes: Route = (app, deps) => {
-  const handler = createApiHandler(deps);
-  app.all(API_BASE, handler);
-  app.all(API_BASE + '/*', handler);
-};
