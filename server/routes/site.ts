@@ -2,6 +2,10 @@
  * The built Astro site (static output in dist/client), answered for every request no API
  * route matched. Files are served with their precompressed .br/.gz siblings when accepted;
  * hashed assets under /_astro/ are immutable, pages revalidate.
+ *
+ * Every page response (HTML, Markdown, 304, the 404 page) carries `Vary: Accept` — a page has an
+ * HTML and a Markdown representation (server/routes/markdown.ts), chosen by `Accept` — and a
+ * `Link` to the API catalogue (RFC 9727 §3) and to /llms.txt. Asset requests skip all of it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,9 +13,36 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import sirv from 'sirv';
 import type { AppDeps, Fallback } from '../app.ts';
 import { ApiError, API_CODES, sendError } from '../errors.ts';
+import { DISCOVERY_PATHS } from '../discovery/links.ts';
+import { prefersMarkdown } from '../middleware/accept.ts';
+import { findPage, sendMarkdown } from './markdown.ts';
 
 /** Paths that belong to machines: unknown ones get a JSON 404, never the HTML 404 page. */
 const MACHINE_PREFIXES = ['/wp-json/', '/oauth/', '/.well-known/', '/agent/', '/mcp'];
+
+const ASSET_PREFIX = '/_astro/';
+const ASSET_CACHE = 'public, max-age=31536000, immutable';
+export const PAGE_CACHE = 'public, max-age=300, must-revalidate';
+export const PAGE_VARY = 'Accept, Accept-Encoding';
+/**
+ * Relative references (RFC 8288 §3.1), resolved against the page's own URL: right under any
+ * host the site is reached by.
+ */
+export const PAGE_LINK = `<${DISCOVERY_PATHS.apiCatalog}>; rel="api-catalog", <${DISCOVERY_PATHS.llmsTxt}>; rel="describedby"; type="text/plain"`;
+
+const isMachinePath = (pathname: string) => MACHINE_PREFIXES.some((p) => pathname.startsWith(p));
+
+/** A path a page answers at (`/`, `/precios/`, `/precios`, `/precios/index.html`), not a file like `/favicon.svg`. */
+function isPagePath(pathname: string): boolean {
+  if (pathname.endsWith('/') || pathname.endsWith('.html')) return true;
+  return !pathname.slice(pathname.lastIndexOf('/') + 1).includes('.');
+}
+
+function writePageHeaders(res: ServerResponse): void {
+  res.setHeader('Cache-Control', PAGE_CACHE);
+  res.setHeader('Vary', PAGE_VARY);
+  res.setHeader('Link', PAGE_LINK);
+}
 
 export function siteFallback(deps: AppDeps): Fallback {
   const root = path.join(deps.config.distDir, 'client');
@@ -21,43 +52,60 @@ export function siteFallback(deps: AppDeps): Fallback {
   const notFound = (req: IncomingMessage, res: ServerResponse) => {
     const pathname = (req.url || '/').split('?')[0]!;
     const wantsHtml = (req.headers.accept || '').includes('text/html');
-    if (!notFoundHtml || !wantsHtml || MACHINE_PREFIXES.some((p) => pathname.startsWith(p))) {
+    res.setHeader('Cache-Control', 'no-cache');
+    if (!notFoundHtml || !wantsHtml || isMachinePath(pathname)) {
       sendError(res, new ApiError(404, API_CODES.noRoute, 'No existe ningún recurso en esta dirección.', 'Compruebe la URL; la API está en /wp-json/agentes/v1 y su descripción en /openapi.json.'), deps.log);
       return;
     }
     res.statusCode = 404;
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-cache');
     res.end(req.method === 'HEAD' ? undefined : notFoundHtml);
   };
 
   // Without a built site (API-only tests, or before the first build) every page is a 404.
-  if (!fs.existsSync(root)) return (req, res) => notFound(req, res);
-
-  const serve = sirv(root, {
-    dev: false,
-    etag: true,
-    gzip: true,
-    brotli: true,
-    dotfiles: false,
-    extensions: ['html'],
-    setHeaders(res, pathname) {
-      if (pathname.startsWith('/_astro/')) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-      else res.setHeader('Cache-Control', 'public, max-age=300, must-revalidate');
-      if (pathname.endsWith('.html')) res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    },
-    onNoMatch: notFound,
-  });
+  const serve = fs.existsSync(root)
+    ? sirv(root, {
+      dev: false,
+      etag: true,
+      gzip: true,
+      brotli: true,
+      dotfiles: false,
+      extensions: ['html'],
+      setHeaders(res, pathname) {
+        if (pathname.startsWith(ASSET_PREFIX)) {
+          res.setHeader('Cache-Control', ASSET_CACHE);
+          return;
+        }
+        res.setHeader('Cache-Control', PAGE_CACHE);
+        // sirv has just set `Vary: Accept-Encoding`; pages vary on Accept too.
+        if (isPagePath(pathname) && !isMachinePath(pathname)) res.setHeader('Vary', PAGE_VARY);
+        if (pathname.endsWith('.html')) res.setHeader('Content-Type', 'text/html; charset=utf-8');
+      },
+      onNoMatch: notFound,
+    })
+    : notFound;
 
   return (req, res) => {
+    const pathname = (req.url || '/').split('?')[0]!;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      const pathname = (req.url || '/').split('?')[0]!;
-      if (MACHINE_PREFIXES.some((p) => pathname.startsWith(p))) {
+      if (isMachinePath(pathname)) {
         sendError(res, new ApiError(404, API_CODES.noRoute, 'No existe ningún recurso en esta dirección.', 'Compruebe la URL y el método.'), deps.log);
         return;
       }
       sendError(res, new ApiError(405, API_CODES.methodNotAllowed, 'El sitio solo admite GET y HEAD.', 'Use GET.', { Allow: 'GET, HEAD' }), deps.log);
       return;
+    }
+    if (pathname.startsWith(ASSET_PREFIX) || !isPagePath(pathname) || isMachinePath(pathname)) {
+      serve(req, res);
+      return;
+    }
+    writePageHeaders(res);
+    if (prefersMarkdown(req.headers.accept)) {
+      const page = findPage(deps.model.current(), pathname);
+      if (page !== undefined) {
+        sendMarkdown(req, res, page, PAGE_CACHE).catch((err) => sendError(res, err, deps.log));
+        return;
+      }
     }
     serve(req, res);
   };
