@@ -1,5 +1,4 @@
 /** What the stages share while one build runs. */
-import type { Root } from 'hast';
 import type { ReadModelPage } from '../server/schemas/read-model.ts';
 
 export interface ProgressEvent {
@@ -28,9 +27,22 @@ export interface BuildContext {
 export interface CrawledPage {
   /** `/servicios/fontaneria/`. */
   path: string;
+  /** The built HTML file; the Markdown stage parses it again (trees are not kept between stages). */
   file: string;
-  /** Parsed document; released once converted to Markdown. */
-  tree: Root | null;
+  /** What extraction needs from the document, read while the crawler had it parsed. */
+  facts: PageFacts;
+}
+
+/** Raw facts of one document (extract.ts `readFacts`): the stage validates and derives from them. */
+export interface PageFacts {
+  /** The `<h1>` of the main content (else the first `<h1>`), else `<title>`, whitespace collapsed; '' when none. */
+  title: string;
+  hasH1: boolean;
+  canonical: string | undefined;
+  description: string | undefined;
+  /** `agentes:kind` and `agentes:city` meta tags, when present. */
+  kind: string | undefined;
+  city: string | undefined;
 }
 
 /** A page after extraction: everything of the read-model page but its Markdown and hash. */

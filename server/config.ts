@@ -19,6 +19,8 @@ export interface Config {
   /** read_page cuts Markdown longer than this many characters at a paragraph boundary. */
   readPageMaxChars: number;
   readModelDir: string;
+  /** Follow new read-model builds by watching `current` (READ_MODEL_WATCH=off: only on SIGHUP). */
+  readModelWatch: boolean;
   distDir: string;
   /** Set only when v1 is announced as deprecated (conformance.md §8). */
   deprecation: { deprecatedAt: Date; sunsetAt: Date } | null;
@@ -50,6 +52,8 @@ export function parseConfig(env: Env = process.env): Config {
   const sunsetAt = date(env, 'API_SUNSET_AT');
   if ((deprecatedAt === null) !== (sunsetAt === null)) throw new Error('API_DEPRECATED_AT and API_SUNSET_AT go together');
   if (deprecatedAt && sunsetAt && sunsetAt < deprecatedAt) throw new Error('API_SUNSET_AT must not be earlier than API_DEPRECATED_AT');
+  const watch = env.READ_MODEL_WATCH || 'on';
+  if (watch !== 'on' && watch !== 'off') throw new Error('READ_MODEL_WATCH must be on or off');
   const logLevel = env.LOG_LEVEL || 'info';
   if (logLevel !== 'silent' && logLevel !== 'error' && logLevel !== 'info') throw new Error(`LOG_LEVEL must be silent, error or info`);
   return {
@@ -67,6 +71,7 @@ export function parseConfig(env: Env = process.env): Config {
     },
     readPageMaxChars: int(env, 'READ_PAGE_MAX_CHARS', 20000, 1000),
     readModelDir: path.resolve(ROOT, env.READ_MODEL_DIR || 'var/read-model'),
+    readModelWatch: watch === 'on',
     distDir: path.resolve(ROOT, env.DIST_DIR || 'dist'),
     deprecation: deprecatedAt && sunsetAt ? { deprecatedAt, sunsetAt } : null,
     logLevel,

@@ -79,13 +79,25 @@ const GENERIC_500 = JSON.stringify({
   data: { status: 500, hint: 'Inténtelo de nuevo más tarde.' },
 });
 
+/** Bodies of ApiErrors thrown more than once (the 429 of a quota window is one shared error). */
+const errorBodies = new WeakMap<ApiError, Buffer>();
+
+function errorBody(err: ApiError): Buffer {
+  let body = errorBodies.get(err);
+  if (body === undefined) {
+    const data: { status: number; hint?: string } = { status: err.status };
+    if (err.hint !== undefined) data.hint = err.hint;
+    body = Buffer.from(JSON.stringify({ code: err.code, message: err.message, data }));
+    errorBodies.set(err, body);
+  }
+  return body;
+}
+
 /** Turns anything thrown into a JSON response. Headers already set on `res` (rate limits) are kept. */
 export function sendError(res: ServerResponse, err: unknown, log: Logger): void {
   if (res.headersSent) { res.destroy(); return; }
   if (err instanceof ApiError) {
-    const data: { status: number; hint?: string } = { status: err.status };
-    if (err.hint !== undefined) data.hint = err.hint;
-    sendJson(res, err.status, JSON.stringify({ code: err.code, message: err.message, data }), err.headers);
+    sendJson(res, err.status, errorBody(err), err.headers);
     return;
   }
   if (err instanceof OAuthError) {

@@ -1,4 +1,8 @@
-/** Process entry of `npm start`: config from the environment, build when missing, serve, drain on SIGTERM. */
+/**
+ * Process entry of `npm start`: config from the environment, build when missing, serve, drain on
+ * SIGTERM/SIGINT (in-flight requests finish, then exit 0), load a newly published read model on
+ * SIGHUP (besides watching `current`, unless READ_MODEL_WATCH=off).
+ */
 import { parseConfig } from './config.ts';
 import { ensureBuilt } from './ensure-built.ts';
 import { createLogger } from './log.ts';
@@ -23,3 +27,12 @@ const stop = (signal: string) => {
 };
 process.on('SIGTERM', () => stop('SIGTERM'));
 process.on('SIGINT', () => stop('SIGINT'));
+
+const servedBuild = () => running.deps.model.current().manifest.build_id;
+process.on('SIGHUP', () => {
+  if (stopping) return;
+  running.reloadModel().then(
+    (swapped) => { if (!swapped) log.info('read model unchanged', { build_id: servedBuild() }); },
+    (err) => log.error(`new read model not loaded; still serving build ${servedBuild()}`, err),
+  );
+});

@@ -17,13 +17,15 @@ import { API_BASE, createApiHandler } from './routes/api/index.ts';
 import { oauthRoutes } from './routes/oauth/index.ts';
 import { identityRoute } from './routes/identity.ts';
 import { discoveryRoutes } from './routes/discovery.ts';
+import { mcpRoute } from './routes/mcp.ts';
 import { siteFallback } from './routes/site.ts';
+import { answerClientErrors, refusedWithoutHost } from './middleware/client-errors.ts';
 
 export interface StartOptions {
   store?: Store;
   clock?: () => number;
   log?: Logger;
-  model?: ModelHolder & { close?(): Promise<void> };
+  model?: ModelHolder & { close?(): Promise<void>; reload?(): Promise<boolean> };
 }
 
 export interface RunningServer {
@@ -31,28 +33,49 @@ export interface RunningServer {
   url: string;
   server: http.Server;
   deps: AppDeps;
-  /** Stops accepting, drains in-flight requests (up to `graceMs`), then releases the store and model. */
+  /** Loads the read-model build `current` names now (SIGHUP); true when a new one was swapped in. */
+  reloadModel(): Promise<boolean>;
+  /**
+   * Stops accepting, drains in-flight requests (up to `graceMs`), then releases the store and
+   * model. While draining, answers carry `Connection: close` and connections are closed as soon
+   * as they are idle, so keep-alive clients move to another process.
+   */
   close(graceMs?: number): Promise<void>;
 }
 
-/** Bounds that keep slow or idle clients from holding the server (slowloris, idle floods). */
-const TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
+/**
+ * Bounds that keep slow or idle clients from holding the server (slowloris, idle floods): the
+ * header section must arrive within headersMs of the connection (or of the previous answer on
+ * a kept-alive one), the whole request within requestMs; both are checked every checkMs (Node's
+ * default, 30 s, would let a trickling client hold a connection for 40 s).
+ */
+export const TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, checkMs: 1_000 };
+const DRAIN_SWEEP_MS = 50;
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? createLogger(config.logLevel);
   const clock = options.clock ?? Date.now;
   const store = options.store ?? (await createStore(config, { log, clock }));
-  const model = options.model ?? (await openModel(config, log));
+  const model = options.model ?? (await openModel(config, log, { watch: config.readModelWatch }));
   const tokens = createTokenService({ store, config, clock });
   const deps: AppDeps = { config, log, store, tokens, model, clock };
 
-  const app = createApp(deps, [oauthRoutes, identityRoute, discoveryRoutes], siteFallback(deps));
+  const app = createApp(deps, [oauthRoutes, identityRoute, discoveryRoutes, mcpRoute], siteFallback(deps));
   // The API is the hot path: it parses its own URL and catches its own errors, so it sits in
   // front of the router (measured: about a fifth less CPU per request than routed through Polka).
   const api = createApiHandler(deps);
   const isApi = (url: string) => url.startsWith(API_BASE)
     && (url.length === API_BASE.length || url[API_BASE.length] === '/' || url[API_BASE.length] === '?');
-  const server = http.createServer((req, res) => {
+  let draining = false;
+  /** While draining, every answer (those in flight at the signal included) says `Connection: close`. */
+  class Response<Req extends http.IncomingMessage = http.IncomingMessage> extends http.ServerResponse<Req> {
+    override writeHead(...args: any[]): this {
+      if (draining) this.shouldKeepAlive = false;
+      return (super.writeHead as (...a: unknown[]) => this)(...args);
+    }
+  }
+  const server = http.createServer({ connectionsCheckingInterval: TIMEOUTS.checkMs, requireHostHeader: false, ServerResponse: Response }, (req, res) => {
+    if (refusedWithoutHost(req, res)) return;
     if (isApi(req.url ?? '/')) { api(req, res); return; }
     try {
       app.handler(req as never, res);
@@ -63,6 +86,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   server.headersTimeout = TIMEOUTS.headersMs;
   server.requestTimeout = TIMEOUTS.requestMs;
   server.keepAliveTimeout = TIMEOUTS.keepAliveMs;
+  answerClientErrors(server);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -73,15 +97,20 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
   let closing: Promise<void> | null = null;
   const close = (graceMs = 10_000) => (closing ??= (async () => {
+    draining = true;
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
+    // A kept-alive connection turns idle when its in-flight answer is sent: close it then.
+    const sweep = setInterval(() => server.closeIdleConnections(), DRAIN_SWEEP_MS);
     const timer = setTimeout(() => server.closeAllConnections(), graceMs);
     await drained;
+    clearInterval(sweep);
     clearTimeout(timer);
     // What the caller passed in, the caller owns and closes.
     if (!options.model) await (model as { close?: () => Promise<void> }).close?.();
     if (!options.store) await store.close();
   })());
 
-  return { url: `http://${host}:${port}`, server, deps, close };
+  const reloadModel = () => (model.reload ? model.reload() : Promise.resolve(false));
+  return { url: `http://${host}:${port}`, server, deps, reloadModel, close };
 }

@@ -13,7 +13,9 @@ const ANSI = /\x1b\[[0-9;]*m/g;
 
 export async function astroBuild(ctx: BuildContext, root: string): Promise<{ pages: number }> {
   const bin = path.join(root, 'node_modules', 'astro', 'astro.js');
-  const child = spawn(process.execPath, [bin, 'build'], {
+  // Astro writes `<outDir>/client` (and `server`): the build's DIST_DIR, so `DIST_DIR=… npm run
+  // build` builds and crawls the same folder.
+  const child = spawn(process.execPath, [bin, 'build', '--outDir', path.dirname(ctx.distDir)], {
     cwd: root,
     env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', SITE_URL: ctx.siteUrl, NO_COLOR: '1', FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,7 +9,7 @@ import { select } from 'hast-util-select';
 import { toString } from 'hast-util-to-string';
 import { CITY_SLUGS } from '../../server/schemas/cities.ts';
 import { PAGE_KINDS } from '../../server/schemas/read-model.ts';
-import type { BuildContext, CrawledPage, PageMeta } from '../context.ts';
+import type { BuildContext, CrawledPage, PageFacts, PageMeta } from '../context.ts';
 import { BuildError, forPage } from '../errors.ts';
 
 export const STAGE = 'extract';
@@ -50,19 +50,35 @@ function meta(tree: Root, name: string): string | undefined {
   return typeof content === 'string' ? collapse(content) : undefined;
 }
 
-function extractOne(ctx: BuildContext, page: CrawledPage, tree: Root): PageMeta {
+/**
+ * What extraction reads from a page's document, taken while the crawler holds the parsed tree
+ * (the tree itself is not kept: 10,000 of them would not fit in memory).
+ */
+export function readFacts(tree: Root): PageFacts {
+  const h1: Element | undefined = select('main h1', tree) ?? select('h1', tree);
+  const titleEl = select('head > title', tree) ?? select('title', tree);
+  const canonical = select('link[rel~=canonical]', tree)?.properties.href;
+  return {
+    title: collapse(h1 ? toString(h1) : '') || collapse(titleEl ? toString(titleEl) : ''),
+    hasH1: Boolean(h1),
+    canonical: typeof canonical === 'string' ? canonical : undefined,
+    description: meta(tree, 'description'),
+    kind: meta(tree, 'agentes:kind'),
+    city: meta(tree, 'agentes:city'),
+  };
+}
+
+function extractOne(ctx: BuildContext, page: CrawledPage, facts: PageFacts): PageMeta {
   const site = new URL(ctx.siteUrl);
   const parts = page.path.split('/').filter(Boolean);
   if (!/^\/(?:[a-z0-9-]+\/)*$/.test(page.path)) {
     throw new Error('path must be lower-case letters, digits and hyphens (it becomes the slug)');
   }
 
-  const h1: Element | undefined = select('main h1', tree) ?? select('h1', tree);
-  const titleEl = select('head > title', tree) ?? select('title', tree);
-  const title = collapse(h1 ? toString(h1) : '') || collapse(titleEl ? toString(titleEl) : '');
+  const title = facts.title;
   if (!title) throw new Error('page has no title (no <h1> and no <title>)');
 
-  const canonical = select('link[rel~=canonical]', tree)?.properties.href;
+  const canonical = facts.canonical;
   const url = new URL(page.path, site).href;
   if (typeof canonical === 'string' && canonical) {
     const c = new URL(canonical, url);
@@ -72,11 +88,11 @@ function extractOne(ctx: BuildContext, page: CrawledPage, tree: Root): PageMeta 
     if (c.pathname !== page.path) ctx.warn(`page ${page.path}: canonical points elsewhere (${c.href})`);
   }
 
-  const declaredKind = meta(tree, 'agentes:kind');
+  const declaredKind = facts.kind;
   if (declaredKind && !(PAGE_KINDS as readonly string[]).includes(declaredKind)) {
     throw new Error(`agentes:kind "${declaredKind}" is not one of ${PAGE_KINDS.join(', ')}`);
   }
-  const declaredCity = meta(tree, 'agentes:city');
+  const declaredCity = facts.city;
   if (declaredCity && !(CITY_SLUGS as readonly string[]).includes(declaredCity)) {
     throw new Error(`agentes:city "${declaredCity}" is not a city slug of the contract`);
   }
@@ -86,10 +102,10 @@ function extractOne(ctx: BuildContext, page: CrawledPage, tree: Root): PageMeta 
     url,
     slug: slugOf(page.path),
     title,
-    description: meta(tree, 'description') ?? '',
+    description: facts.description ?? '',
     city: declaredCity === undefined ? cityOf(parts) : (declaredCity as City),
     kind: (declaredKind || kindOf(parts)) as Kind,
-    hasH1: Boolean(h1),
+    hasH1: facts.hasH1,
   };
 }
 
@@ -97,9 +113,7 @@ export async function extract(ctx: BuildContext, pages: CrawledPage[]): Promise<
   const out: PageMeta[] = [];
   const bySlug = new Map<string, string>();
   for (const page of pages) {
-    const tree = page.tree;
-    if (!tree) throw new BuildError(STAGE, page.path, 'page was not parsed');
-    const m = await forPage(STAGE, page.path, () => extractOne(ctx, page, tree));
+    const m = await forPage(STAGE, page.path, () => extractOne(ctx, page, page.facts));
     const other = bySlug.get(m.slug);
     if (other) throw new BuildError(STAGE, page.path, `slug "${m.slug}" is already used by ${other}`);
     bySlug.set(m.slug, page.path);

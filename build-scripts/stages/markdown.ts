@@ -1,14 +1,15 @@
 /**
- * Markdown: converts each page's main content (see build-scripts/markdown/) and hashes it, then
- * writes `pages/<slug>.json`. The parsed tree is released as soon as it is converted.
+ * Markdown: parses each page's built HTML, converts its main content (see build-scripts/markdown/)
+ * and hashes it, then writes `pages/<slug>.json`. One tree at a time is alive.
  */
 import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Element, Root } from 'hast';
 import { select } from 'hast-util-select';
-import { hastToMarkdown } from '../markdown/index.ts';
+import { hastToMarkdown, parseHtml } from '../markdown/index.ts';
 import type { BuildContext, CrawledPage, PageMeta, ReadModelPage } from '../context.ts';
-import { BuildError, forPage } from '../errors.ts';
+import { forPage } from '../errors.ts';
 import { writeJson } from '../files.ts';
 
 export const STAGE = 'markdown';
@@ -32,9 +33,8 @@ export async function markdown(ctx: BuildContext, crawled: CrawledPage[], metas:
   const pages: ReadModelPage[] = [];
   for (const [i, page] of crawled.entries()) {
     const meta = metas[i]!;
-    const tree = page.tree;
-    if (!tree) throw new BuildError(STAGE, page.path, 'page was not parsed');
     const result = await forPage(STAGE, page.path, async () => {
+      const tree = parseHtml(await fs.readFile(page.file, 'utf8'));
       // The title heads every page's Markdown, also when it came from <title>, not an <h1>.
       if (!meta.hasH1) addHeading(tree, meta.title);
       const md = hastToMarkdown(tree, { baseUrl: meta.url });
@@ -42,7 +42,6 @@ export async function markdown(ctx: BuildContext, crawled: CrawledPage[], metas:
       await writeJson(path.join(ctx.stagingDir, 'pages', `${out.slug}.json`), out);
       return out;
     });
-    page.tree = null;
     pages.push(result);
     ctx.progress(pages.length, crawled.length);
   }

@@ -31,6 +31,9 @@ export function indexedText(page: Pick<ReadModelPage, 'description' | 'markdown'
   return description === '' || body.includes(description) ? body : `${description} ${body}`;
 }
 
+/** Records in flight to Pagefind at once. */
+const RECORD_WINDOW = 64;
+
 function fail(what: string, errors: string[]): never {
   throw new Error(`pagefind ${what}: ${errors.join('; ')}`);
 }
@@ -70,15 +73,18 @@ export async function buildSearchIndex(opts: { pages: ReadModelPage[]; outDir: s
   if (!created.index) fail('createIndex', created.errors);
   const index = created.index;
   try {
-    for (const page of pages) {
-      const added = await index.addCustomRecord({
+    // Records go to Pagefind's process in order, a window at a time: awaiting each reply before
+    // sending the next made the stage a chain of round trips (most of its time on 10,000 pages).
+    for (let i = 0; i < pages.length; i += RECORD_WINDOW) {
+      const batch = pages.slice(i, i + RECORD_WINDOW);
+      const added = await Promise.all(batch.map((page) => index.addCustomRecord({
         url: page.path,
         content: texts.get(page.path)!,
         language: 'es',
         meta: { title: page.title },
         filters: page.city ? { city: [page.city] } : {},
-      });
-      if (added.errors.length) fail(`addCustomRecord ${page.path}`, added.errors);
+      })));
+      added.forEach((a, k) => { if (a.errors.length) fail(`addCustomRecord ${batch[k]!.path}`, a.errors); });
     }
     const written = await index.writeFiles({ outputPath: bundle });
     if (written.errors.length) fail('writeFiles', written.errors);

@@ -26,7 +26,7 @@ const ERROR_ADVICE: Record<number, string> = {
   405: 'Método no permitido: todas las operaciones son GET (o HEAD).',
   429: 'Cuota agotada: espere los segundos de `Retry-After` antes de reintentar.',
   500: 'Error interno: reintente más tarde, con espera creciente.',
-  503: 'No se puede comprobar la cuota en este momento: reintente tras `Retry-After`.',
+  503: 'No se puede comprobar el token en este momento (sin token, el contenido sigue respondiendo): reintente tras `Retry-After`.',
 };
 
 export function buildAgentsMd(config: AgentsMdConfig): string {

@@ -17,21 +17,25 @@ const SAFE = Number.MAX_SAFE_INTEGER;
 
 const isObject = (v: unknown): v is JsonSchema => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Walks a JSON Schema tree bottom-up, applying the three adjustments. */
-export function tidy(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(tidy);
+/**
+ * Walks a JSON Schema tree bottom-up, applying the three adjustments. `typeArrays: false` keeps
+ * zod's `anyOf` for nullable values: MCP tool schemas are mapped by some hosts onto single-`type`
+ * dialects, which reject a `type` array (the MCP Inspector's schema-portability check says so).
+ */
+export function tidy(schema: unknown, options: { typeArrays?: boolean } = {}): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => tidy(s, options));
   if (!isObject(schema)) return schema;
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === '$schema' || key === '$id') continue;
-    out[key] = tidy(value);
+    out[key] = tidy(value, options);
   }
   if (out.type === 'integer') {
     if (out.maximum === SAFE) delete out.maximum;
     if (out.minimum === -SAFE) delete out.minimum;
   }
   if (out.type === 'object' && out.additionalProperties === false) delete out.additionalProperties;
-  return collapseNullable(out);
+  return options.typeArrays === false ? out : collapseNullable(out);
 }
 
 /** `{anyOf: [S, {type: "null"}], …rest}` with a plain typed S → `{…S, type: [S.type, "null"], …rest}`. */

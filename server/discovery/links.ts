@@ -27,6 +27,9 @@ export const DISCOVERY_PATHS = {
   authMd: '/auth.md',
   llmsTxt: '/llms.txt',
   llmsFullTxt: '/llms-full.txt',
+  /** The MCP server card: the contract's address, and `<streamable-http-url>/server-card`. */
+  mcpServerCard: '/.well-known/mcp/server-card.json',
+  mcpServerCardSuffix: '/mcp/server-card',
 } as const;
 
 export interface Links {
@@ -86,6 +89,6 @@ export function links(config: LinkConfig): Links {
     developers: `${s}/desarrolladores/`,
     versioning: `${s}/desarrolladores/#versionado`,
     sandbox: `${s}/api/sandbox`,
-    mcpServerCard: `${s}/.well-known/mcp/server-card.json`,
+    mcpServerCard: s + p.mcpServerCard,
   };
 }

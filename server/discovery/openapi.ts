@@ -139,7 +139,7 @@ export function buildOpenApi(config: OpenApiConfig): OpenApiDocument {
     ),
     InternalError: errorResponse('Error interno.', 500),
     ServiceUnavailable: {
-      description: `No se puede comprobar la cuota en este momento; reintente tras \`Retry-After\`. Códigos: ${codes(503)}.`,
+      description: `No se puede comprobar el token en este momento (sin token, el contenido sigue respondiendo); reintente tras \`Retry-After\`. Códigos: ${codes(503)}.`,
       headers: { 'API-Version': ref('headers', 'API-Version'), 'Retry-After': ref('headers', 'Retry-After') },
       content: errorContent,
     },

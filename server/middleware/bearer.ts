@@ -42,8 +42,9 @@ export interface BearerChallenges {
   insufficientScope(scope: string): ApiError;
 }
 
-export function bearerChallenges(siteUrl: string): BearerChallenges {
-  const rm = `resource_metadata="${resourceMetadataUrl(siteUrl)}"`;
+/** `metadataUrl`: the protected resource's metadata (the content API's unless another resource, MCP, is named). */
+export function bearerChallenges(siteUrl: string, metadataUrl = resourceMetadataUrl(siteUrl)): BearerChallenges {
+  const rm = `resource_metadata="${metadataUrl}"`;
   const authHint = `Obtenga un token: POST ${siteUrl}/oauth/register y POST ${siteUrl}/oauth/token (véase ${siteUrl}/auth.md).`;
   return {
     notLoggedIn: () => new ApiError(401, API_CODES.notLoggedIn, 'Esta operación requiere un token Bearer.', authHint, {

@@ -7,15 +7,18 @@
  * `identificado` per client_id. Every request that reaches an operation counts, 4xx included:
  * a 401 for a bad token counts against the anonymous bucket of its IP (so token guessing is
  * throttled like anything else), a 400 against the bucket of its caller.
+ *
+ * While the store is unavailable the same limits are counted in this process
+ * (fallback-limiter.ts): content keeps answering, with per-process quotas.
  */
 import type { ServerResponse } from 'node:http';
 import type { Config } from '../config.ts';
-import { ApiError, API_CODES, unavailable } from '../errors.ts';
+import { ApiError, API_CODES } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { QuotaPolicy } from '../schemas/resources.ts';
-import { StoreUnavailableError } from '../stores/errors.ts';
-import type { Store } from '../stores/types.ts';
+import type { Clock, Store } from '../stores/types.ts';
 import { ipQuotaKey } from './client-ip.ts';
+import { quotaCounterOf } from './fallback-limiter.ts';
 import { policyField, retryAfterSeconds, writeRateLimitHeaders, type QuotaState } from './ratelimit-headers.ts';
 
 export interface QuotaSubject {
@@ -36,8 +39,8 @@ export const quotaKey = (s: QuotaSubject) => 'rl:' + s.policy + ':' + s.id;
 const wait = (seconds: number) => (seconds === 1 ? '1 segundo' : `${seconds} segundos`);
 const per = (windowSeconds: number) => (windowSeconds === 60 ? 'por minuto' : `cada ${windowSeconds} segundos`);
 
-export function createQuotaStep(deps: { config: Pick<Config, 'rateLimit' | 'siteUrl'>; store: Store; log: Logger }): QuotaStep {
-  const { store, log } = deps;
+export function createQuotaStep(deps: { config: Pick<Config, 'rateLimit' | 'siteUrl'>; store: Store; log: Logger; clock?: Clock }): QuotaStep {
+  const counter = quotaCounterOf(deps);
   const { anonymous, identified, windowSeconds } = deps.config.rateLimit;
   const siteUrl = deps.config.siteUrl;
   const limits: Record<QuotaPolicy, { limit: number; policyValue: string }> = {
@@ -45,7 +48,20 @@ export function createQuotaStep(deps: { config: Pick<Config, 'rateLimit' | 'site
     identificado: { limit: identified, policyValue: policyField('identificado', identified, windowSeconds) },
   };
 
+  // A 429 depends only on the policy and the seconds left: each is built once (message, error
+  // and its captured stack), so answering an over-limit client costs no more than a 200.
+  const refusals = new Map<string, ApiError>();
   const rateLimited = (q: QuotaState) => {
+    const key = q.policy + retryAfterSeconds(q);
+    let err = refusals.get(key);
+    if (err === undefined) {
+      err = refusal(q);
+      if (refusals.size > 2 * (windowSeconds + 1)) refusals.clear();
+      refusals.set(key, err);
+    }
+    return err;
+  };
+  const refusal = (q: QuotaState) => {
     const seconds = retryAfterSeconds(q);
     const message = q.policy === 'anonimo'
       ? `Cuota agotada: ${q.limit} peticiones ${per(q.windowSeconds)} por IP sin token. Espere ${wait(seconds)}. `
@@ -55,19 +71,9 @@ export function createQuotaStep(deps: { config: Pick<Config, 'rateLimit' | 'site
     return new ApiError(429, API_CODES.rateLimited, message, hint, { 'Retry-After': seconds });
   };
 
-  let lastOutageLog = 0;
   return async (res, subject) => {
     const { limit, policyValue } = limits[subject.policy];
-    let count: number;
-    let resetSeconds: number;
-    try {
-      ({ count, resetSeconds } = await store.hit(quotaKey(subject), windowSeconds));
-    } catch (err) {
-      if (!(err instanceof StoreUnavailableError)) throw err;
-      const now = Date.now();
-      if (now - lastOutageLog > 10_000) { lastOutageLog = now; log.error('quota store unavailable: answering 503', err); }
-      throw unavailable();
-    }
+    const { count, resetSeconds } = await counter.hit(quotaKey(subject), windowSeconds);
     const q: QuotaState = { policy: subject.policy, limit, windowSeconds, used: count, resetSeconds };
     writeRateLimitHeaders(res, q, policyValue);
     if (count > limit) throw rateLimited(q);

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Representation } from '../read-model/types.ts';
-import { makeDynamicRepresentation, negotiateEncoding } from './compression.ts';
+import { makeDynamicRepresentation, negotiateEncoding, type Encoding } from './compression.ts';
 import { ifNoneMatchHits } from './conditional.ts';
 
 export function sendRepresentation(
@@ -35,5 +35,27 @@ export function sendRepresentation(
 /** A body built for this request (search results): serialized here, compressed when large. */
 export function sendDynamic(req: IncomingMessage, res: ServerResponse, json: string, cacheControl: string): void {
   const rep = makeDynamicRepresentation(Buffer.from(json), negotiateEncoding(req.headers['accept-encoding']));
+  sendRepresentation(req, res, rep, cacheControl);
+}
+
+/** Serialized bodies of shared response objects, per encoding, kept as long as the object lives. */
+const serialized = new WeakMap<object, { body: Buffer; reps: Map<Encoding | null, Representation> }>();
+
+/**
+ * A per-request value that its producer hands out again, frozen, for the same request (search
+ * results: see SearchEngine.search): serialized, hashed and compressed on first use only.
+ */
+export function sendSerialized(req: IncomingMessage, res: ServerResponse, value: object, cacheControl: string): void {
+  let entry = serialized.get(value);
+  if (entry === undefined) {
+    entry = { body: Buffer.from(JSON.stringify(value)), reps: new Map() };
+    serialized.set(value, entry);
+  }
+  const enc = negotiateEncoding(req.headers['accept-encoding']);
+  let rep = entry.reps.get(enc);
+  if (rep === undefined) {
+    rep = makeDynamicRepresentation(entry.body, enc);
+    entry.reps.set(enc, rep);
+  }
   sendRepresentation(req, res, rep, cacheControl);
 }

@@ -11,6 +11,12 @@
  * is picked up by watching the read-model folder: the new model is loaded beside the old one and
  * swapped in with one reference write; a build that fails to load is logged and the old model
  * stays. The old search engine is closed a little later, once in-flight searches are done.
+ * `reload()` does the same on demand (SIGHUP, or where file watching does not work).
+ *
+ * A loaded model holds everything it serves in memory (pages, company sections, the search
+ * bundle), so its build folder may be removed while it serves. The build stage only prunes
+ * builds that are no longer current; a load that fails while `current` has moved on (its build
+ * was replaced, maybe pruned, meanwhile) is retried on the build `current` names now.
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -42,14 +48,17 @@ export interface OpenedModel extends ModelHolder {
 /** Old search engines stay open this long after a swap, for searches still running on them. */
 const RETIRE_AFTER_MS = 30_000;
 const WATCH_DEBOUNCE_MS = 250;
+/** Loads of a build replaced while loading, before giving up (builds take seconds; this is plenty). */
+const LOAD_ATTEMPTS = 5;
 
 export async function openModel(config: ModelConfig, log: Logger, options: OpenModelOptions = {}): Promise<OpenedModel> {
   const first = await readPointer(config.readModelDir);
   if (first === null) {
     throw new Error(`no read model in ${config.readModelDir}: run \`npm run build\` first`);
   }
-  let buildId = first;
-  let model = await loadModel(config, buildPath(config.readModelDir, first));
+  const loaded = await loadLatest(config, first, log);
+  let buildId = loaded.id;
+  let model = loaded.model;
   let closed = false;
   const retiring = new Set<NodeJS.Timeout>();
 
@@ -65,10 +74,10 @@ export async function openModel(config: ModelConfig, log: Logger, options: OpenM
   let running: Promise<boolean> | null = null;
   let again = false;
   const reloadOnce = async (): Promise<boolean> => {
-    const id = await readPointer(config.readModelDir);
-    if (id === null || id === buildId || closed) return false;
-    const next = await loadModel(config, buildPath(config.readModelDir, id));
-    if (closed) { await closeEngine(next, log); return false; }
+    const pointed = await readPointer(config.readModelDir);
+    if (pointed === null || pointed === buildId || closed) return false;
+    const { id, model: next } = await loadLatest(config, pointed, log);
+    if (closed || id === buildId) { await closeEngine(next, log); return false; }
     const old = model;
     model = next;
     buildId = id;
@@ -80,10 +89,20 @@ export async function openModel(config: ModelConfig, log: Logger, options: OpenM
     if (running) { again = true; return running; }
     running = (async () => {
       let swapped = false;
+      let failed = false;
+      let failure: unknown;
+      // A publish during a failed load (a fixed build right after a broken one) is not lost.
       do {
         again = false;
-        swapped = (await reloadOnce()) || swapped;
+        failed = false;
+        try {
+          swapped = (await reloadOnce()) || swapped;
+        } catch (err) {
+          failed = true;
+          failure = err;
+        }
       } while (again && !closed);
+      if (failed) throw failure;
       return swapped;
     })().finally(() => { running = null; });
     return running;
@@ -120,6 +139,20 @@ export async function openModel(config: ModelConfig, log: Logger, options: OpenM
       await closeEngine(model, log);
     },
   };
+}
+
+/** Loads build `id`, or the build `current` names once `id` is replaced while it loads. */
+async function loadLatest(config: ModelConfig, id: string, log: Logger): Promise<{ id: string; model: LoadedModel }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return { id, model: await loadModel(config, buildPath(config.readModelDir, id)) };
+    } catch (err) {
+      const now = await readPointer(config.readModelDir).catch(() => id);
+      if (now === null || now === id || attempt >= LOAD_ATTEMPTS) throw err;
+      log.info('read model replaced while loading; loading the current one', { build_id: id, current: now });
+      id = now;
+    }
+  }
 }
 
 async function closeEngine(model: LoadedModel, log: Logger): Promise<void> {
@@ -169,7 +202,7 @@ export async function loadModel(config: ModelConfig, buildDir: string): Promise<
     company[section] = await makeRepresentation(Buffer.from(JSON.stringify(rebase.deep(info))));
   }));
 
-  const searchPages = new Map(pages.map((p) => [p.path, { title: p.title, url: p.url, city: p.city }] as const));
+  const searchPages = new Map(pages.map((p) => [p.path, { title: p.title, url: p.url, city: p.city, description: p.description }] as const));
   const search = await openSearch(path.join(buildDir, 'search'), searchPages);
   return { manifest, pages, byPath, bySlug, company, search };
 }

@@ -1,6 +1,6 @@
 /**
  * The discovery documents under {site_url}: OpenAPI, OAuth metadata (RFC 8414, RFC 9728), the
- * API catalogue (RFC 9727), agents.md, auth.md and llms.txt.
+ * API catalogue (RFC 9727), agents.md, auth.md, llms.txt and the MCP server card.
  *
  * The Config is fixed for a process, so the config-derived documents are serialized once, here,
  * at registration (their compressed encodings are made once, in the background). llms.txt and
@@ -26,6 +26,7 @@ import { DISCOVERY_PATHS, links } from '../discovery/links.ts';
 import { buildLlmsFullTxt, buildLlmsTxt } from '../discovery/llms-txt.ts';
 import { buildOpenApi } from '../discovery/openapi.ts';
 import { buildProtectedResourceMetadata } from '../discovery/protected-resource.ts';
+import { buildServerCard, SERVER_CARD_MEDIA_TYPE } from '../mcp/identity.ts';
 
 /** Config-derived documents change only with a deployment. */
 export const CACHE_CONFIG_DOCUMENT = 'public, max-age=3600';
@@ -79,6 +80,10 @@ export const discoveryRoutes: Route = (app, deps) => {
   once(DISCOVERY_PATHS.apiCatalog, json(buildApiCatalog(config)), configDoc(API_CATALOG_CONTENT_TYPE, { Link: apiCatalogLinkHeader(config) }));
   once(DISCOVERY_PATHS.agentsMd, Buffer.from(buildAgentsMd(config)), configDoc(MARKDOWN_TYPE));
   once(DISCOVERY_PATHS.authMd, Buffer.from(buildAuthMd(config)), configDoc(MARKDOWN_TYPE));
+  // The contract's address answers plain JSON (what the API catalogue declares); the MCP one, its media type.
+  const card = json(buildServerCard(config));
+  once(DISCOVERY_PATHS.mcpServerCard, card, configDoc(JSON_TYPE));
+  once(DISCOVERY_PATHS.mcpServerCardSuffix, card, configDoc(SERVER_CARD_MEDIA_TYPE));
 
   const modelDoc: Served = { contentType: TEXT_TYPE, cacheControl: CACHE_MODEL_DOCUMENT };
   serve(DISCOVERY_PATHS.llmsTxt, modelDoc, perBuild(deps, (model) => buildLlmsTxt(config, model)));

@@ -1,6 +1,8 @@
 /**
  * Parameters of the content operations (contract.md, "Endpoints"), shared by REST validation,
  * /openapi.json and the MCP input schemas. REST receives strings; `limit` is coerced there.
+ * MCP arguments are JSON, so they are checked with `SearchPagesArguments`, the same object with
+ * a `limit` that must already be an integer (no `"5"`, `true` or `"1e1"` turned into a number).
  */
 import { z } from 'zod';
 import { CityFilterSchema } from './cities.ts';
@@ -26,6 +28,12 @@ export const SearchPagesParams = z.object({
     .describe('Resultados por página (1–25)'),
   cursor: z.string().min(1).max(LIMITS.cursorMax).optional()
     .describe('El `next_cursor` de la respuesta anterior, para la página siguiente'),
+});
+
+/** search_pages arguments as JSON (MCP): the same parameters, `limit` not coerced. */
+export const SearchPagesArguments = SearchPagesParams.extend({
+  limit: z.number().int().min(LIMITS.limitMin).max(LIMITS.limitMax).default(LIMITS.limitDefault)
+    .describe(SearchPagesParams.shape.limit.description!),
 });
 
 export const ReadPageParams = z.object({

@@ -34,7 +34,7 @@ import { loadPagefind, type PagefindSearch, type RawHit } from './pagefind-runti
 import { normalizeQuery, planQuery, type QueryPlan } from './query.ts';
 import { PAGEFIND_DIR, SIDECAR_FILE, SidecarSchema } from './sidecar.ts';
 import { stem } from './stem-es.ts';
-import { words as foldedWords } from './text.ts';
+import { STOP_WORDS, words as foldedWords } from './text.ts';
 import { familyStems, Vocabulary } from './vocabulary.ts';
 
 /** Ranked lists kept per engine. A list is at most one reference per matching page. */
@@ -50,8 +50,16 @@ const MAX_POSITIONS = 64;
 const NONE: readonly number[] = Object.freeze([]);
 /** Vocabulary words spread over the index to load its chunks at open. */
 const WARM_WORDS = 200;
+/**
+ * At open, the Pagefind answers of the words pages are titled and described with — trades,
+ * services, problems, cities: what agents search for — are fetched into the word cache, most
+ * frequent first, within a time budget, so the first search of a common query does not pay for a
+ * Pagefind call (~2–3 ms each on the sample site, tens of ms under load).
+ */
+const WARM_CACHE_WORDS = Math.floor(WORD_CACHE_ENTRIES * 0.9);
+const WARM_BUDGET_MS = 3000;
 
-export interface PageInfo { title: string; url: string; city: string }
+export interface PageInfo { title: string; url: string; city: string; description?: string }
 
 interface Doc {
   path: string;
@@ -73,7 +81,18 @@ interface Ranked {
   result?: SearchResult;
 }
 
-interface Entry { scope: string; ranked: Ranked[] }
+interface Entry {
+  scope: string;
+  ranked: Ranked[];
+  /**
+   * Responses already given for this list, by offset and limit: a repeated request gets the same
+   * frozen object back, so the HTTP layer can keep its serialized (and compressed) body with it.
+   */
+  responses?: Map<number, SearchResponse>;
+}
+
+/** Responses kept per ranked list (first pages under the few limits clients use, a cursor walk). */
+const RESPONSES_PER_ENTRY = 16;
 
 /** A page that really matches one query word: its Pagefind score and the matching positions. */
 interface WordHit { doc: Doc; score: number; positions: readonly number[] }
@@ -102,6 +121,31 @@ function commonPrefix(list: readonly string[]): string {
   return p;
 }
 
+/** Cache key of a query word: its stem family (vocabulary.ts `familyStems`), which decides its matches. */
+function familyKey(term: string): string {
+  return [...familyStems(term)].sort().join(' ');
+}
+
+/**
+ * Words of page titles and descriptions, most frequent first, as planQuery would look them up:
+ * what the engine warms its word cache with.
+ */
+function warmTermsOf(pages: Iterable<PageInfo>, vocabulary: Vocabulary, max: number): string[] {
+  const counts = new Map<string, number>();
+  for (const p of pages) {
+    for (const w of new Set(foldedWords(`${p.title} ${p.description ?? ''}`))) counts.set(w, (counts.get(w) ?? 0) + 1);
+  }
+  const out: string[] = [];
+  const keys = new Set<string>();
+  for (const [w] of [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) {
+    if (out.length >= max) break;
+    if (w.length < 3 || STOP_WORDS.has(w) || vocabulary.family(w).length === 0) continue;
+    const key = familyKey(w);
+    if (!keys.has(key)) { keys.add(key); out.push(w); }
+  }
+  return out;
+}
+
 function anyIn(stems: readonly string[], family: ReadonlySet<string>): boolean {
   for (const s of stems) if (family.has(s)) return true;
   return false;
@@ -122,6 +166,8 @@ export class SearchEngine {
     private readonly docs: ReadonlyMap<string, Doc>,
     private readonly vocabulary: Vocabulary,
     private readonly cursors: CursorCodec,
+    /** Query words to look up at open (see WARM_CACHE_WORDS). */
+    private readonly warmTerms: readonly string[] = [],
   ) {}
 
   /** Pages the engine can return. */
@@ -141,14 +187,20 @@ export class SearchEngine {
     }
     const entry = this.cache.get(scope) ?? await this.compute(scope, normalized, input.city);
     if (offset > 0 && offset >= entry.ranked.length) throw invalidCursor();
+    const key = offset * 64 + input.limit;
+    const known = entry.responses?.get(key);
+    if (known !== undefined) return known;
     const end = Math.min(offset + input.limit, entry.ranked.length);
     const results: SearchResult[] = [];
     for (let i = offset; i < end; i++) results.push(this.result(entry.ranked[i]!));
-    return {
+    const response: SearchResponse = Object.freeze({
       total: results.length,
-      results,
+      results: Object.freeze(results) as SearchResult[],
       next_cursor: end < entry.ranked.length ? this.cursors.encode(end, scope) : null,
-    };
+    });
+    entry.responses ??= new Map();
+    if (entry.responses.size < RESPONSES_PER_ENTRY) entry.responses.set(key, response);
+    return response;
   }
 
   async close(): Promise<void> {
@@ -170,6 +222,11 @@ export class SearchEngine {
     const step = Math.max(1, Math.floor(words.length / WARM_WORDS));
     const sample = words.filter((_, i) => i % step === 0);
     await this.serialized(() => this.pagefind.preload(sample.join(' ') || 'a'));
+    const started = performance.now();
+    for (const term of this.warmTerms) {
+      if (this.closed || performance.now() - started > WARM_BUDGET_MS) break;
+      await this.wordHits(term);
+    }
   }
 
   private compute(scope: string, normalized: string, city: CityFilter): Promise<Entry> {
@@ -232,20 +289,24 @@ export class SearchEngine {
     return out;
   }
 
-  /** The pages that really match one query word (cached; Pagefind asked once per word). */
+  /**
+   * The pages that really match one query word (cached; Pagefind asked once per word). Words with
+   * the same stem family ("fontanero", "fontaneros") match the same pages: one entry serves both.
+   */
   private wordHits(term: string): Promise<WordHit[]> {
-    const cached = this.wordCache.get(term);
+    const key = familyKey(term);
+    const cached = this.wordCache.get(key);
     if (cached !== undefined) return Promise.resolve(cached);
-    let p = this.wordPending.get(term);
+    let p = this.wordPending.get(key);
     if (p === undefined) {
       p = this.serialized(() => this.pagefind.search(commonPrefix(this.vocabulary.family(term))))
         .then((raw) => {
           const hits = this.verify(term, raw);
-          if (!this.closed) this.wordCache.set(term, hits);
+          if (!this.closed) this.wordCache.set(key, hits);
           return hits;
         })
-        .finally(() => this.wordPending.delete(term));
-      this.wordPending.set(term, p);
+        .finally(() => this.wordPending.delete(key));
+      this.wordPending.set(key, p);
     }
     return p;
   }
@@ -310,7 +371,9 @@ export async function openSearch(searchDir: string, pages: ReadonlyMap<string, P
     });
   }
   const pagefind = await loadPagefind(path.join(searchDir, PAGEFIND_DIR));
-  const engine = new SearchEngine(pagefind, docs, new Vocabulary(sidecar.vocabulary), new CursorCodec(Buffer.from(sidecar.cursor_key, 'base64url')));
+  const vocabulary = new Vocabulary(sidecar.vocabulary);
+  const engine = new SearchEngine(pagefind, docs, vocabulary, new CursorCodec(Buffer.from(sidecar.cursor_key, 'base64url')),
+    warmTermsOf(pages.values(), vocabulary, WARM_CACHE_WORDS));
   try {
     await engine.warm();
   } catch (err) {

@@ -38,6 +38,13 @@ interface PagefindModule {
 const BASE = '/pagefind/';
 /** The module's only export statement, turned into the function's return value. */
 const EXPORTS = /export\s*\{([^}]*)\}\s*;?\s*$/;
+/**
+ * Pagefind's `Pagefind` constructor starts `init()` without awaiting it. With a broken bundle
+ * that promise rejects unhandled, which ends a Node process, besides the init awaited below
+ * (which reports the same failure): a broken build published while serving would crash every
+ * server instead of being refused. The call is marked handled.
+ */
+const UNAWAITED_INIT = /(this\.instances=\[this\.primary\];)this\.init\(([\w$?.]*)\);/;
 
 async function readBundle(dir: string): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();
@@ -54,7 +61,11 @@ async function readBundle(dir: string): Promise<Map<string, Buffer>> {
 export async function loadPagefind(dir: string): Promise<PagefindSearch> {
   const [source, files] = await Promise.all([fs.readFile(path.join(dir, 'pagefind.js'), 'utf8'), readBundle(dir)]);
   if (!EXPORTS.test(source)) throw new Error(`${dir}/pagefind.js: no export statement found (unsupported Pagefind version?)`);
-  const body = `"use strict";${source.replace(EXPORTS, 'return {$1};').replaceAll('import.meta.url', 'importMetaUrl')}`;
+  if (!UNAWAITED_INIT.test(source)) throw new Error(`${dir}/pagefind.js: constructor init call not found (unsupported Pagefind version?)`);
+  const body = `"use strict";${source
+    .replace(EXPORTS, 'return {$1};')
+    .replace(UNAWAITED_INIT, '$1this.init($2).catch(()=>{});')
+    .replaceAll('import.meta.url', 'importMetaUrl')}`;
 
   const fetchFile = async (input: string | URL): Promise<Response> => {
     const url = String(input).split('?')[0]!;

@@ -13,10 +13,18 @@
  *   - connecting: `connectTimeout` bounds each attempt; the first start gives up after a few tries;
  *   - connected but not answering (hung server, silent network partition): every command is
  *     registered in one FIFO of deadlines swept by a single unref'd interval, which rejects what
- *     is older than COMMAND_DEADLINE_MS — one array push per command instead of one timer;
- *   - overload: `commandsQueueMaxLength` caps what may wait in node-redis's queue.
- * A failed command rejects with StoreUnavailableError; the API answers 503 (never a hang, never
- * an unlimited pass).
+ *     is older than COMMAND_DEADLINE_MS — one array push per command instead of one timer — so no
+ *     command waits longer than WAIT_BOUND_MS;
+ *   - overload: `commandsQueueMaxLength` caps what may wait in node-redis's queue;
+ *   - a server that answers but cannot serve (LOADING after a restart, BUSY script, READONLY
+ *     replica after a failover, OOM, MISCONF, cluster redirections): the same as down;
+ *   - once a command missed its deadline, commands fail at once for BREAKER_MS, then one command
+ *     probes (a circuit breaker): a hung Redis costs one request the bound per BREAKER_MS, not
+ *     every request. (Down or answering errors, Redis fails commands fast by itself: no breaker.)
+ * A failed command rejects with StoreUnavailableError: content quotas fall back to per-process
+ * counting (middleware/fallback-limiter.ts), token checks and OAuth answer 503 (never a hang,
+ * never an unlimited pass). After an outage the client reconnects every RECONNECT_MAX_MS at most,
+ * so service is back within about half a second of Redis.
  *
  * Keys: `${prefix}:{${key}}`. The braces are a Redis Cluster hash tag around the variable part;
  * every operation touches one key, so any key layout works on a cluster as well.
@@ -27,12 +35,17 @@ import type { Logger } from '../log.ts';
 import { StoreUnavailableError } from './errors.ts';
 import type { Store, WindowCount } from './types.ts';
 
-export const COMMAND_DEADLINE_MS = 1000;
-const SWEEP_MS = 100;
+export const COMMAND_DEADLINE_MS = 950;
+const SWEEP_MS = 50;
+/** The longest a request waits on Redis: the deadline plus one sweep. */
+export const WAIT_BOUND_MS = COMMAND_DEADLINE_MS + SWEEP_MS;
 const CONNECT_TIMEOUT_MS = 1000;
 const FIRST_CONNECT_ATTEMPTS = 5;
+const RECONNECT_MAX_MS = 500;
+export const BREAKER_MS = 250;
 const QUEUE_MAX = 20_000;
-
+/** Error replies that mean "cannot serve now", not "bad command": treated as an outage. */
+const UNAVAILABLE_REPLY = /^(LOADING|BUSY|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|NOREPLICAS|MISCONF|OOM|MOVED|ASK)\b/;
 
 /** KEYS[1] counter, ARGV[1] window in ms → {count, pttl}. The expiry is set by the first hit only. */
 const HIT_SCRIPT = `
@@ -79,7 +92,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
       // back-off; requests meanwhile fail fast (offline queue disabled).
       reconnectStrategy: (retries: number, cause: Error) => {
         if (!connectedOnce) return retries < FIRST_CONNECT_ATTEMPTS ? 200 : cause;
-        return Math.min(50 * 2 ** Math.min(retries, 6), 2000);
+        return Math.min(50 * 2 ** Math.min(retries, 4), RECONNECT_MAX_MS);
       },
     },
     disableOfflineQueue: true,
@@ -94,7 +107,10 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
   client.on('error', (err: Error) => {
     if (!down) { down = true; log.error('redis connection error', err); }
   });
+  // Circuit breaker: 0 closed; else commands fail at once until then, and the first one after probes.
+  let openUntil = 0;
   client.on('ready', () => {
+    openUntil = 0;
     connectedOnce = true;
     if (down) { down = false; log.info('redis connection restored'); }
   });
@@ -116,6 +132,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
       if (!p.done) {
         if (p.deadline > now) break;
         p.done = true;
+        openUntil = now + BREAKER_MS;
         p.reject(new StoreUnavailableError(`Redis did not answer within ${COMMAND_DEADLINE_MS} ms`));
       }
       head++;
@@ -124,19 +141,34 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
   }, SWEEP_MS);
   sweeper.unref();
 
-  const send = <T>(args: string[]): Promise<T> => new Promise<T>((resolve, reject) => {
-    const entry: Pending = { deadline: Date.now() + COMMAND_DEADLINE_MS, done: false, reject };
-    pending.push(entry);
-    (client.sendCommand(args) as Promise<T>).then(
-      (value) => { if (!entry.done) { entry.done = true; resolve(value); } },
-      (err: unknown) => {
-        if (entry.done) return;
-        entry.done = true;
-        // Replies from Redis (wrong type, NOSCRIPT…) pass through; transport failures become 503s.
-        reject(isReplyError(err) ? err : new StoreUnavailableError('Redis is unavailable', { cause: err }));
-      },
-    );
-  });
+  const send = <T>(args: string[]): Promise<T> => {
+    const now = Date.now();
+    if (openUntil !== 0) {
+      if (now < openUntil) return Promise.reject(new StoreUnavailableError('Redis is unavailable (failed recently)'));
+      openUntil = now + BREAKER_MS; // this command probes; the others keep failing fast meanwhile
+    }
+    return new Promise<T>((resolve, reject) => {
+      const entry: Pending = { deadline: now + COMMAND_DEADLINE_MS, done: false, reject };
+      pending.push(entry);
+      (client.sendCommand(args) as Promise<T>).then(
+        (value) => {
+          if (entry.done) return;
+          entry.done = true;
+          openUntil = 0;
+          resolve(value);
+        },
+        (err: unknown) => {
+          if (entry.done) return;
+          entry.done = true;
+          // Replies from Redis (wrong type, NOSCRIPT…) pass through; transport failures and
+          // "cannot serve now" replies are an outage.
+          reject(isReplyError(err) && !UNAVAILABLE_REPLY.test(String((err as Error).message))
+            ? err
+            : new StoreUnavailableError('Redis is unavailable', { cause: err }));
+        },
+      );
+    });
+  };
 
   const hitSha = sha1(HIT_SCRIPT);
   const peekSha = sha1(PEEK_SCRIPT);

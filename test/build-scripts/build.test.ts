@@ -226,7 +226,7 @@ siteTest('the pointer is replaced by rename: a reader polling it never sees a pa
   assert.equal(kept, ids.slice(-KEEP_BUILDS), `keeps the newest ${KEEP_BUILDS} builds`);
 });
 
-siteTest('the astro stage runs astro build with SITE_URL and telemetry off, and fails with its output', async (site) => {
+siteTest('the astro stage runs astro build into DIST_DIR with SITE_URL and telemetry off, and fails with its output', async (site) => {
   const fakeAstro = path.join(site.root, 'node_modules', 'astro', 'astro.js');
   await fs.mkdir(path.dirname(fakeAstro), { recursive: true });
   const seen = path.join(site.root, 'seen.json');
@@ -238,7 +238,8 @@ siteTest('the astro stage runs astro build with SITE_URL and telemetry off, and 
   `);
   const lines: string[] = [];
   const result = await buildReadModel({ ...options(site, lines), skipAstro: false, root: site.root });
-  assert.equal(JSON.parse(await fs.readFile(seen, 'utf8')), { argv: ['build'], site: SITE_URL, telemetry: '1' });
+  // Astro writes <outDir>/client: the folder the crawler reads.
+  assert.equal(JSON.parse(await fs.readFile(seen, 'utf8')), { argv: ['build', '--outDir', path.dirname(site.distDir)], site: SITE_URL, telemetry: '1' });
   assert.ok(lines.some((l) => /^✓ astro .* 2 pages built$/.test(l)), lines.join('\n'));
   assert.type(result.timings.astro, 'number');
 

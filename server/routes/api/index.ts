@@ -9,14 +9,15 @@
  *   4. the quota step (ratelimit.ts): counted on the client's window when the token identifies
  *      it, else on the IP's anonymous window — an invalid credential included, so its 401 carries
  *      the headers of that IP's anonymous bucket and counts against it; over the limit → 429;
- *   5. an invalid credential → 401 (after the quota, so the 401 has the rate-limit headers);
+ *   5. an invalid credential → 401 (after the quota, so the 401 has the rate-limit headers); a
+ *      token that cannot be checked because the store is down → 503 the same way;
  *   6. the operation: parameters (400), lookup (404), 200 or 304.
  * Anything thrown becomes one response in `sendError`, with `Cache-Control: no-store`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from '../../app.ts';
 import { methodNotAllowed, noRoute, sendError, unavailable } from '../../errors.ts';
-import { bearerChallenges, readCredential } from '../../middleware/bearer.ts';
+import { bearerChallenges, readCredential, type Credential } from '../../middleware/bearer.ts';
 import { createClientIpResolver } from '../../middleware/client-ip.ts';
 import { answerPreflight, API_METHODS, writeCors } from '../../middleware/cors.ts';
 import { anonymousSubject, createQuotaStep, identifiedSubject } from '../../middleware/ratelimit.ts';
@@ -39,6 +40,15 @@ export const API_BASE = '/wp-json/agentes/v1';
 export const CACHE_PUBLIC = 'public, max-age=60';
 export const CACHE_PRIVATE = 'private, max-age=60';
 const VARY = 'Authorization, Accept-Encoding';
+
+/**
+ * A token that cannot be checked (store down) is never served as anonymous: 503 with
+ * Retry-After, counted on the IP's anonymous window like any credential that is not accepted.
+ */
+function tokenUncheckable(err: unknown): Credential {
+  if (err instanceof StoreUnavailableError) return { kind: 'invalid', error: unavailable() };
+  throw err;
+}
 
 /**
  * The API as a plain Node request handler. It reads `req.url` itself (path and query), so it
@@ -78,7 +88,7 @@ export function createApiHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     if (method === 'OPTIONS') return answerPreflight(res);
     if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(API_METHODS);
 
-    const credential = await readCredential(req, deps.tokens, challenges);
+    const credential = await readCredential(req, deps.tokens, challenges).catch(tokenUncheckable);
     const subject = credential.kind === 'token' && op.identifies(credential)
       ? identifiedSubject(credential.token.client_id)
       : anonymousSubject(clientIp(req));

@@ -18,6 +18,14 @@ export function parseParams<S extends z.ZodObject>(schema: S, query: RawQuery): 
     if (typeof value !== 'string') throw invalidParam(name, 'Se ha enviado más de una vez; envíelo una sola vez.');
     input[name] = value;
   }
+  return validateParams(schema, input);
+}
+
+/**
+ * Validates already collected parameters (REST query strings, MCP tool arguments) and throws the
+ * same 400 errors for both: missing → `rest_missing_callback_param`, invalid → `rest_invalid_param`.
+ */
+export function validateParams<S extends z.ZodObject>(schema: S, input: Record<string, unknown>): z.infer<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;

@@ -26,10 +26,13 @@ export function quotaResource(token: TokenInfo, q: QuotaState): Quota {
   };
 }
 
+/** Any valid token puts a quota call on its client's window, whatever its scopes. */
+export const quotaIdentifies = (c: Credential): boolean => c.kind === 'token';
+
 export function quotaOperation(challenges: BearerChallenges): Operation {
   return {
     name: 'quota',
-    identifies: (c: Credential) => c.kind === 'token',
+    identifies: quotaIdentifies,
     run({ res, credential, quota }) {
       if (credential.kind !== 'token') throw challenges.notLoggedIn();
       if (!credential.token.scope.includes(QUOTA_SCOPE)) throw challenges.insufficientScope(QUOTA_SCOPE);

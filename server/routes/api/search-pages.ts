@@ -1,13 +1,20 @@
 /** GET {base}/search_pages?query=…&city=…&limit=…&cursor=… — ranked pages with excerpts. */
 import { invalidParam } from '../../errors.ts';
-import { sendDynamic } from '../../middleware/respond.ts';
-import { LIMITS, SearchPagesParams } from '../../schemas/params.ts';
+import { sendSerialized } from '../../middleware/respond.ts';
+import { LIMITS, SearchPagesParams, type SearchPagesInput } from '../../schemas/params.ts';
+import type { SearchResponse } from '../../schemas/resources.ts';
 import { searchPages } from '../../search/index.ts';
 import { contentIdentifies, type ApiShared, type Operation } from './operation.ts';
 import { parseParams } from './params.ts';
 
 /** Decimal digits only: the schema's number coercion would also take `1e1`, ` 5` or `0x10`. */
 const DIGITS = /^[0-9]{1,6}$/;
+
+/** The SearchResponse for validated parameters (shared by REST and the MCP tool). */
+export function searchPagesResult(shared: ApiShared, input: SearchPagesInput): Promise<SearchResponse> {
+  // The engine of the model current when the request started, even if a new build swaps in meanwhile.
+  return searchPages(shared.deps.model.current().search, input);
+}
 
 export function searchPagesOperation(shared: ApiShared): Operation {
   return {
@@ -18,10 +25,9 @@ export function searchPagesOperation(shared: ApiShared): Operation {
       if (typeof limit === 'string' && !DIGITS.test(limit)) {
         throw invalidParam('limit', `Debe ser un número entero entre ${LIMITS.limitMin} y ${LIMITS.limitMax}.`);
       }
-      const input = parseParams(SearchPagesParams, query);
-      // The engine of the model current when the request started, even if a new build swaps in meanwhile.
-      const response = await searchPages(shared.deps.model.current().search, input);
-      sendDynamic(req, res, JSON.stringify(response), cacheControl);
+      const response = await searchPagesResult(shared, parseParams(SearchPagesParams, query));
+      // The engine returns the same frozen object for a repeated request: serialized once.
+      sendSerialized(req, res, response, cacheControl);
     },
   };
 }

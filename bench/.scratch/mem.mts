@@ -1,0 +1,12 @@
+import { parseConfig } from '/work/main/server/config.ts';
+import { openModel } from '/work/main/server/read-model/holder.ts';
+import { createLogger } from '/work/main/server/log.ts';
+const m = () => { const u = process.memoryUsage(); return `rss ${(u.rss/1048576).toFixed(0)} heap ${(u.heapUsed/1048576).toFixed(0)}/${(u.heapTotal/1048576).toFixed(0)} ext ${(u.external/1048576).toFixed(0)} ab ${(u.arrayBuffers/1048576).toFixed(0)}`;
+console.log('start', m());
+const t = performance.now();
+const model = await openModel(parseConfig({ LOG_LEVEL: 'silent' }), createLogger('silent'), { watch: false });
+console.log('loaded', Math.round(performance.now() - t), 'ms', m());
+global.gc?.(); console.log('after gc', m());
+const fs = await import('node:fs');
+console.log(fs.readFileSync('/proc/self/status', 'utf8').match(/VmHWM.*|VmRSS.*/g));
+await model.close();

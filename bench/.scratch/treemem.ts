@@ -1,0 +1,12 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseHtml } from '/work/main/build-scripts/markdown/index.ts';
+const dir = '/work/main/dist/client';
+const files = (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('index.html'));
+const htmls = files.map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
+(globalThis as any).gc();
+const h0 = process.memoryUsage().heapUsed;
+const trees = htmls.map((h) => parseHtml(h));
+(globalThis as any).gc();
+const h1 = process.memoryUsage().heapUsed;
+console.log(trees.length, 'trees', ((h1 - h0) / trees.length / 1024).toFixed(0), 'KB per tree;', (htmls.reduce((a, h) => a + h.length, 0) / htmls.length / 1024).toFixed(0), 'KB html avg');

@@ -1,0 +1,211 @@
+/**
+ * HTTP section: the real server against the bare node:http baseline, loaded alternately.
+ *
+ * Processes: this one (autocannon), the baseline, and four real servers on a snapshot of the
+ * current read model — memory store and Redis (a private redis-server), each once with the quota
+ * limits raised (so the load measures 200s) and once with a quota of one request (the 429 row).
+ * Every round runs each row on the baseline and on both stores, in an order rotated from round to
+ * round, so a change in machine load hits all three alike; ratios are taken within a round and
+ * the median over rounds is reported.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseConfig } from '../../server/config.ts';
+import { buildPath, readPointer } from '../../server/read-model/pointer.ts';
+import { startRedis } from '../lib/redis.ts';
+import { startBaseline, startServer, type Child } from '../lib/processes.ts';
+import { median } from '../lib/stats.ts';
+import { load, type LoadRequest, type LoadResult, type LoadTool } from './load.ts';
+import { capture, scenarios, type Scenario } from './scenarios.ts';
+
+export type Store = 'memory' | 'redis';
+
+export interface HttpOptions {
+  rounds: number;
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+  tool: LoadTool;
+  /** Only the rows whose name matches. */
+  filter?: RegExp;
+  /** Write a CPU profile of each server here (written when it exits). */
+  profileDir?: string;
+  log(line: string): void;
+}
+
+/** Medians over the rounds of one target's runs. */
+export interface Measured { rps: number; p50: number; p99: number; cpuUsPerRequest: number }
+
+export interface HttpRow {
+  scenario: string;
+  group: Scenario['group'];
+  store: Store;
+  /** The row this one must not cost more than. */
+  twin?: string;
+  /** Set when the row could not be measured (e.g. no /mcp yet). */
+  unavailable?: string;
+  server?: Measured;
+  baseline?: Measured;
+  /** Medians over rounds of server/baseline within each round. */
+  rpsRatio?: number;
+  p99Ratio?: number;
+  /**
+   * Baseline CPU per response ÷ server CPU per response (median over rounds): the throughput
+   * ratio each would reach with a core to itself, whatever else the machine is running.
+   */
+  cpuRatio?: number;
+  /** Responses that were not the expected status, over all rounds. */
+  unexpected?: number;
+  bodyBytes?: number;
+}
+
+export interface HttpReport {
+  rows: HttpRow[];
+  /** Resident memory of the main servers after the load (bytes). */
+  memory: Record<Store, { rss: number; peak: number; rssAtStart: number }>;
+  connections: number;
+  rounds: number;
+  seconds: number;
+  tool: LoadTool;
+}
+
+const measured = (runs: ReadonlyArray<LoadResult & { cpuUsPerRequest: number }>): Measured => ({
+  rps: median(runs.map((x) => x.rps)),
+  p50: median(runs.map((x) => x.p50)),
+  p99: median(runs.map((x) => x.p99)),
+  cpuUsPerRequest: median(runs.map((x) => x.cpuUsPerRequest)),
+});
+
+/** Copies the current read-model build, so a build published meanwhile does not swap it mid-run. */
+async function snapshotReadModel(dir: string): Promise<{ dir: string; pagesDir: string }> {
+  const source = parseConfig().readModelDir;
+  const id = await readPointer(source);
+  if (id === null) throw new Error(`no read model in ${source}: run \`npm run build\` first`);
+  await fs.cp(buildPath(source, id), buildPath(dir, id), { recursive: true });
+  await fs.writeFile(path.join(dir, 'current'), JSON.stringify({ build_id: id }) + '\n');
+  return { dir, pagesDir: path.join(buildPath(dir, id), 'pages') };
+}
+
+/** Slugs of the longest and shortest pages (by their read-model JSON). */
+async function longAndShort(pagesDir: string): Promise<{ longSlug: string; shortSlug: string }> {
+  const files = await fs.readdir(pagesDir);
+  const sized = await Promise.all(files.map(async (f) => ({ slug: f.replace(/\.json$/, ''), size: (await fs.stat(path.join(pagesDir, f))).size })));
+  sized.sort((a, b) => a.size - b.size || (a.slug < b.slug ? -1 : 1));
+  return { longSlug: sized[sized.length - 1]!.slug, shortSlug: sized[0]!.slug };
+}
+
+export async function runHttp(opts: HttpOptions): Promise<HttpReport> {
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-bench-'));
+  const children: Child[] = [];
+  const redis = await startRedis();
+  try {
+    const model = await snapshotReadModel(path.join(tmp, 'read-model'));
+    const pages = await longAndShort(model.pagesDir);
+    const common = { READ_MODEL_DIR: model.dir, RATE_LIMIT_WINDOW: '3600' };
+    const raised = { ...common, RATE_LIMIT_ANONYMOUS: '1000000000', RATE_LIMIT_IDENTIFIED: '1000000000' };
+    const limited = { ...common, RATE_LIMIT_ANONYMOUS: '1', RATE_LIMIT_IDENTIFIED: '1' };
+    opts.log(`http: starting the servers (read model snapshot, redis ${redis.url})`);
+    const prof = (name: string) => (opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : []);
+    const [baseline, memory, redisMain, memoryLimited, redisLimited] = await Promise.all([
+      startBaseline(),
+      startServer('server (memory)', raised, prof('server-memory')),
+      startServer('server (redis)', { ...raised, REDIS_URL: redis.url, KEY_PREFIX: 'bench-main' }, prof('server-redis')),
+      startServer('server (memory, quota used up)', limited, prof('server-memory-429')),
+      startServer('server (redis, quota used up)', { ...limited, REDIS_URL: redis.url, KEY_PREFIX: 'bench-limited' }, prof('server-redis-429')),
+    ]);
+    children.push(baseline, memory, redisMain, memoryLimited, redisLimited);
+    const rssAtStart = { memory: memory.memory().rss, redis: redisMain.memory().rss };
+    const serversOf = (s: Scenario): Record<Store, Child> =>
+      s.servers === 'main' ? { memory, redis: redisMain } : { memory: memoryLimited, redis: redisLimited };
+
+    // Requests per server, and the baseline's copy of each response.
+    const rows = scenarios(pages).filter((s) => !opts.filter || opts.filter.test(s.name));
+    const plans: Array<{ scenario: Scenario; requests: Record<Store, LoadRequest>; bodyBytes: number }> = [];
+    const unavailable: Scenario[] = [];
+    for (const scenario of rows) {
+      const servers = serversOf(scenario);
+      const m = await scenario.prepare(servers.memory.url);
+      const r = await scenario.prepare(servers.redis.url);
+      if (m === null || r === null) { unavailable.push(scenario); continue; }
+      // Used-up quota: the first request of the window is still a 200.
+      if (scenario.servers === 'limited') { await capture(servers.memory.url, m); await capture(servers.redis.url, r); }
+      const captured = await capture(servers.memory.url, m);
+      for (const [store, req] of [['memory', m], ['redis', r]] as const) {
+        const check = await capture(servers[store].url, req);
+        if (check.status !== scenario.expectStatus) {
+          throw new Error(`${scenario.name} (${store}): expected ${scenario.expectStatus}, got ${check.status}: ${check.body.toString().slice(0, 200)}`);
+        }
+      }
+      await baseline.send({ route: { method: m.method, path: m.path, status: captured.status, headers: captured.headers, body: captured.body.toString('base64') } });
+      plans.push({ scenario, requests: { memory: m, redis: r }, bodyBytes: captured.body.length });
+    }
+
+    type Target = 'baseline' | Store;
+    type Run = LoadResult & { cpuUsPerRequest: number };
+    const targets: Target[] = ['baseline', 'memory', 'redis'];
+    const run = async (plan: (typeof plans)[number], target: Target, seconds: number): Promise<Run> => {
+      const servers = serversOf(plan.scenario);
+      const child = target === 'baseline' ? baseline : servers[target];
+      const cpu = child.cpuSeconds();
+      const r = await load(child.url, target === 'baseline' ? plan.requests.memory : plan.requests[target], {
+        connections: opts.connections, seconds, tool: opts.tool, expectStatus: plan.scenario.expectStatus,
+      });
+      return { ...r, cpuUsPerRequest: ((child.cpuSeconds() - cpu) * 1e6) / r.count };
+    };
+
+    if (opts.warmupSeconds > 0) {
+      opts.log(`http: warm-up, ${opts.warmupSeconds} s per row and target`);
+      for (const plan of plans) for (const t of targets) await run(plan, t, opts.warmupSeconds);
+    }
+    const results = new Map<string, Record<Target, Run[]>>();
+    for (const plan of plans) results.set(plan.scenario.name, { baseline: [], memory: [], redis: [] });
+    for (let round = 0; round < opts.rounds; round++) {
+      opts.log(`http: round ${round + 1}/${opts.rounds} (load average ${os.loadavg()[0]!.toFixed(2)})`);
+      for (const plan of plans) {
+        const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
+        for (const t of order) results.get(plan.scenario.name)![t].push(await run(plan, t, opts.seconds));
+      }
+    }
+
+    const report: HttpRow[] = [];
+    for (const scenario of rows) {
+      const plan = plans.find((p) => p.scenario === scenario);
+      for (const store of ['memory', 'redis'] as const) {
+        if (!plan) { report.push({ scenario: scenario.name, group: scenario.group, store, unavailable: scenario.unavailable ?? 'n/a' }); continue; }
+        const r = results.get(scenario.name)!;
+        const server = r[store];
+        const base = r.baseline;
+        const unexpected = server.reduce((n, x) => n + x.unexpected, 0);
+        report.push({
+          scenario: scenario.name,
+          group: scenario.group,
+          store,
+          ...(scenario.twin ? { twin: scenario.twin } : {}),
+          server: measured(server),
+          baseline: measured(base),
+          rpsRatio: median(server.map((x, i) => x.rps / base[i]!.rps)),
+          p99Ratio: median(server.map((x, i) => x.p99 / base[i]!.p99)),
+          cpuRatio: median(server.map((x, i) => base[i]!.cpuUsPerRequest / x.cpuUsPerRequest)),
+          unexpected,
+          bodyBytes: plan.bodyBytes,
+        });
+      }
+    }
+    return {
+      rows: report,
+      memory: {
+        memory: { ...memory.memory(), rssAtStart: rssAtStart.memory },
+        redis: { ...redisMain.memory(), rssAtStart: rssAtStart.redis },
+      },
+      connections: opts.connections,
+      rounds: opts.rounds,
+      seconds: opts.seconds,
+      tool: opts.tool,
+    };
+  } finally {
+    await Promise.all(children.map((c) => c.close().catch(() => undefined)));
+    await redis.close();
+    await fs.rm(tmp, { recursive: true, force: true });
+  }
+}

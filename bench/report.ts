@@ -1,0 +1,102 @@
+/** The Markdown report of one run: machine, HTTP table, micro-benchmarks, build, target checks. */
+import type { BuildReport, BuildRun } from './build/run-build.ts';
+import type { HttpReport } from './http/run-http.ts';
+import type { MachineInfo } from './lib/machine.ts';
+import { fmt, mb, table } from './lib/stats.ts';
+import type { MicroReport } from './micro/run-micro.ts';
+import type { Check } from './targets.ts';
+
+export interface Results {
+  machine: MachineInfo;
+  command: string;
+  http?: HttpReport;
+  micro?: MicroReport;
+  build?: BuildReport;
+  checks: Check[];
+  minutes: number;
+}
+
+function httpSection(http: HttpReport): string {
+  const rows = http.rows.map((r) => {
+    if (r.unavailable) return [r.scenario, r.store, r.unavailable, '', '', '', '', '', ''];
+    return [
+      r.scenario, r.store,
+      fmt(r.server!.rps), fmt(r.baseline!.rps), `**${fmt(r.rpsRatio!, 2)}**`,
+      `${fmt(r.server!.p99, 2)} / ${fmt(r.baseline!.p99, 2)}`, `${fmt(r.p99Ratio!, 2)}×`,
+      `${fmt(r.server!.cpuUsPerRequest)} / ${fmt(r.baseline!.cpuUsPerRequest)}`, fmt(r.cpuRatio!, 2),
+    ];
+  });
+  const m = http.memory;
+  return [
+    `### HTTP: server vs bare node:http baseline`,
+    '',
+    `Load: ${http.tool}, 1 thread, ${http.connections} connections, loopback; ${http.rounds} rounds × ${http.seconds} s per row and target, `
+      + `baseline / memory / Redis in an order rotated each round; medians over rounds. Ratios are server ÷ baseline within each round.`,
+    '',
+    table(['request', 'store', 'req/s', 'baseline req/s', 'ratio', 'p99 ms (server / baseline)', 'p99 ratio', 'CPU µs/req (server / baseline)', 'CPU ratio'], rows),
+    '',
+    `CPU ratio = baseline CPU per response ÷ server CPU per response (from /proc): the req/s ratio each would reach with a core to itself, whatever else runs on the machine.`,
+    '',
+    `Server RSS (memory store): ${mb(m.memory.rssAtStart)} after start, ${mb(m.memory.rss)} after the load, peak ${mb(m.memory.peak)}. `
+      + `Redis store: ${mb(m.redis.rssAtStart)} / ${mb(m.redis.rss)} / peak ${mb(m.redis.peak)}.`,
+  ].join('\n');
+}
+
+function microSection(micro: MicroReport): string {
+  const s = micro.searchMix;
+  const md = micro.markdown;
+  return [
+    '### Micro-benchmarks (tinybench, in-process)',
+    '',
+    table(['function', 'mean µs', 'p50 µs', 'p99 µs', 'ops/s', 'samples'],
+      micro.tasks.map((t) => [t.name, fmt(t.meanUs, 2), fmt(t.p50Us, 2), fmt(t.p99Us, 2), fmt(t.opsPerSecond), String(t.samples)])),
+    '',
+    `**Search, realistic mix** (${s.queries} common queries — trades, services, problems, trade + city, city, typos; some with \`city\` — `
+      + `${s.calls} calls with Zipf-skewed repetition, on a freshly opened engine): p50 **${fmt(s.p50Ms, 3)} ms**, p99 **${fmt(s.p99Ms, 3)} ms**. `
+      + `First call of each query (nothing cached for it): p50 ${fmt(s.firstP50Ms, 2)} ms, p99 ${fmt(s.firstP99Ms, 2)} ms, max ${fmt(s.firstMaxMs, 2)} ms. `
+      + `RSS growth over the mix: ${mb(s.rssGrowth)}.`,
+    '',
+    `**Markdown conversion** (parse + convert, all ${md.pages} pages of the built sample site): **${fmt(md.cpuPagesPerSecond)} pages per CPU-second** `
+      + `(one core; ${fmt(md.wallPagesPerSecond)} pages/s wall clock on this loaded machine); parsing alone ${fmt(md.parseCpuPagesPerSecond)} pages/CPU-s.`,
+  ].join('\n');
+}
+
+const stageList = (b: BuildRun) => Object.entries(b.stages).map(([k, v]) => `${k} ${fmt(v / 1000, 1)} s`).join(', ');
+
+function buildSection(build: BuildReport): string {
+  const out = ['### Build'];
+  if (build.full) {
+    const f = build.full;
+    out.push('', `**\`npm run build\`** of the sample site (${f.pages} pages): ${fmt(f.totalMs / 1000, 1)} s wall, ${fmt(f.cpuMs / 1000, 1)} s CPU (all processes), `
+      + `peak RSS ${mb(f.peakTreeRss)} summed over its processes (largest then: ${f.peakTreeLargest}); largest single process ${mb(f.peakRss)}. Stages: ${stageList(f)}.`);
+  }
+  if (build.readModel) {
+    const r = build.readModel;
+    out.push('', `**Read-model stage alone** (\`buildReadModel({ skipAstro: true })\`) on a generated ${r.pages}-page site `
+      + `(${mb(r.siteBytes)} of HTML, generated in ${fmt(r.generatedMs / 1000, 1)} s): **${fmt(r.totalMs / 1000, 1)} s** wall, ${fmt(r.cpuMs / 1000, 1)} s CPU (all processes), `
+      + `peak RSS **${mb(r.peakTreeRss)}** summed over the build and the Pagefind binary (largest then: ${r.peakTreeLargest}); largest single process ${mb(r.peakRss)}. `
+      + `Stages: ${stageList(r)}.`);
+  }
+  return out.join('\n');
+}
+
+function checkSection(list: readonly Check[]): string {
+  return [
+    '### Targets',
+    '',
+    table(['figure', 'value', 'target', ''], list.map((c) => [c.name, fmt(c.value, c.value < 10 ? 2 : 0) + (c.unit ?? ''), c.target, c.pass ? 'pass' : '**FAIL**'])),
+  ].join('\n');
+}
+
+export function renderReport(r: Results): string {
+  const m = r.machine;
+  const parts = [
+    `Run ${m.date} with \`${r.command}\` (${fmt(r.minutes, 1)} min). Machine: ${m.cores} cores (${m.cpu}), ${m.memoryGb} GB, Node ${m.node}; `
+      + `load average ${m.loadStart.join(' / ')} at the start, ${m.loadEnd?.join(' / ') ?? '?'} at the end (1 / 5 / 15 min).`,
+  ];
+  if (r.http) parts.push(httpSection(r.http));
+  if (r.micro) parts.push(microSection(r.micro));
+  if (r.build) parts.push(buildSection(r.build));
+  parts.push(checkSection(r.checks));
+  return parts.join('\n\n') + '\n';
+}

@@ -1,0 +1,71 @@
+/**
+ * `npm run bench [-- options]`: the performance benchmarks of issue 8 (see BENCHMARKS.md).
+ * Sections: http (real server vs a bare node:http baseline, memory store and Redis), micro
+ * (tinybench and per-call workloads of the hot functions), build (`npm run build`, and the
+ * read-model stage on a generated large site). Prints a Markdown report; `--check` exits 1 when a
+ * figure misses its target, naming it. Not part of `npm test`.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { runBuild, type BuildReport } from './build/run-build.ts';
+import { runHttp, type HttpReport } from './http/run-http.ts';
+import { pickTool } from './http/load.ts';
+import { parseArgs } from './lib/args.ts';
+import { loadNow, machineInfo } from './lib/machine.ts';
+import { runMicro, type MicroReport } from './micro/run-micro.ts';
+import { renderReport } from './report.ts';
+import { checks } from './targets.ts';
+
+async function main(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = parseArgs(argv);
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    return 2;
+  }
+  const started = performance.now();
+  const machine = machineInfo();
+  const log = (line: string) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+  if (args.profileDir) await fs.mkdir(path.resolve(args.profileDir), { recursive: true });
+  const profileDir = args.profileDir ? path.resolve(args.profileDir) : undefined;
+
+  let http: HttpReport | undefined;
+  let micro: MicroReport | undefined;
+  let build: BuildReport | undefined;
+  if (args.sections.has('micro')) micro = await runMicro({ quick: args.quick, log });
+  if (args.sections.has('http')) {
+    const tool = await pickTool(args.tool);
+    if (tool === 'autocannon') log('http: wrk is not installed; using autocannon (costlier per request: ratios read closer to 1 — apt-get install wrk)');
+    http = await runHttp({
+      rounds: args.rounds, seconds: args.seconds, warmupSeconds: args.warmupSeconds, connections: args.connections, tool,
+      ...(args.filter ? { filter: args.filter } : {}), ...(profileDir ? { profileDir } : {}), log,
+    });
+  }
+  if (args.sections.has('build')) build = await runBuild({ pages: args.pages, ...(profileDir ? { profileDir } : {}), log });
+
+  machine.loadEnd = loadNow();
+  const list = checks({ http, micro, build });
+  const report = renderReport({
+    machine, http, micro, build, checks: list,
+    command: ['npm run bench', ...(argv.length ? ['--', ...argv] : [])].join(' '),
+    minutes: (performance.now() - started) / 60_000,
+  });
+  process.stdout.write(report);
+  if (args.out) await fs.writeFile(args.out, report);
+  if (profileDir) log(`CPU profiles in ${profileDir} (open in Chrome DevTools › Performance, or speedscope)`);
+
+  const failed = list.filter((c) => !c.pass);
+  if (args.check) {
+    if (failed.length === 0) {
+      process.stderr.write(`bench --check: all ${list.length} targets hold\n`);
+      return 0;
+    }
+    process.stderr.write(`bench --check: ${failed.length} of ${list.length} targets missed:\n`);
+    for (const c of failed) process.stderr.write(`  ${c.name}: ${c.value.toFixed(2)}${c.unit ?? ''} (target ${c.target})\n`);
+    return 1;
+  }
+  return 0;
+}
+
+process.exitCode = await main(process.argv.slice(2));

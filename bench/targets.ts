@@ -1,0 +1,88 @@
+/**
+ * The performance targets of issue 8, checked against one run's results. Each check names the
+ * figure, the target and whether it holds; `--check` exits non-zero when one does not.
+ *
+ * HTTP ratios are medians over rounds of server ÷ baseline measured back to back, so they hold on
+ * any machine; absolute times (search, Markdown, build) are this machine's and are checked as
+ * the issue states them.
+ */
+import type { BuildReport } from './build/run-build.ts';
+import type { HttpReport, HttpRow } from './http/run-http.ts';
+import type { MicroReport } from './micro/run-micro.ts';
+
+export interface Check {
+  name: string;
+  value: number;
+  /** `≥ 0.70`, `≤ 3.00×`… */
+  target: string;
+  pass: boolean;
+  unit?: string;
+}
+
+const MB = 1024 * 1024;
+
+export const TARGETS = {
+  contentRps: { memory: 0.7, redis: 0.55 },
+  contentP99: 3,
+  searchRps: 0.35,
+  searchP50Ms: 0.5,
+  searchP99Ms: 3,
+  serverRssBytes: 200 * MB,
+  readModelMs: 60_000,
+  readModelRssBytes: 1.5 * 1024 * MB,
+  markdownPagesPerSecond: 200,
+} as const;
+
+const atLeast = (name: string, value: number, min: number, unit = ''): Check =>
+  ({ name, value, target: `≥ ${min}${unit}`, pass: value >= min, unit });
+const atMost = (name: string, value: number, max: number, unit = ''): Check =>
+  ({ name, value, target: `≤ ${max}${unit}`, pass: value <= max, unit });
+
+function httpChecks(http: HttpReport): Check[] {
+  const out: Check[] = [];
+  const measured = http.rows.filter((r) => r.unavailable === undefined);
+  for (const row of measured) {
+    const label = `${row.scenario} [${row.store}]`;
+    if (row.unexpected) out.push({ name: `${label}: unexpected responses`, value: row.unexpected, target: '= 0', pass: false });
+    if (row.group === 'content') {
+      out.push(atLeast(`${label} req/s ÷ baseline`, row.rpsRatio!, TARGETS.contentRps[row.store]));
+      out.push(atMost(`${label} p99 ÷ baseline p99`, row.p99Ratio!, TARGETS.contentP99, '×'));
+    }
+    if (row.group === 'search') out.push(atLeast(`${label} req/s ÷ baseline`, row.rpsRatio!, TARGETS.searchRps));
+    if (row.twin) {
+      // The 429 of a request costs no more than its 200 (the same request on the main servers).
+      const twin = measured.find((r) => r.scenario === row.twin && r.store === row.store);
+      if (twin) out.push(atLeast(`${label} req/s ÷ baseline, vs its 200 row`, row.rpsRatio!, Math.floor(twin.rpsRatio! * 100) / 100));
+    }
+  }
+  out.push(atMost('server RSS after the load, memory store', http.memory.memory.rss / MB, TARGETS.serverRssBytes / MB, ' MB'));
+  out.push(atMost('server RSS after the load, Redis store', http.memory.redis.rss / MB, TARGETS.serverRssBytes / MB, ' MB'));
+  return out;
+}
+
+function microChecks(micro: MicroReport): Check[] {
+  return [
+    atMost('search in-process p50 (realistic mix)', micro.searchMix.p50Ms, TARGETS.searchP50Ms, ' ms'),
+    atMost('search in-process p99 (realistic mix)', micro.searchMix.p99Ms, TARGETS.searchP99Ms, ' ms'),
+    atLeast('Markdown conversion, pages per CPU-second (one core)', micro.markdown.cpuPagesPerSecond, TARGETS.markdownPagesPerSecond),
+  ];
+}
+
+function buildChecks(build: BuildReport): Check[] {
+  if (!build.readModel) return [];
+  return [
+    atMost(`read-model stage, ${build.readModel.pages} pages: time`, build.readModel.totalMs / 1000, TARGETS.readModelMs / 1000, ' s'),
+    // The stage's memory is the build process plus the Pagefind binary it drives, at the same time.
+    atMost(`read-model stage, ${build.readModel.pages} pages: peak RSS (build + Pagefind)`, build.readModel.peakTreeRss / MB, TARGETS.readModelRssBytes / MB, ' MB'),
+  ];
+}
+
+export function checks(results: { http?: HttpReport; micro?: MicroReport; build?: BuildReport }): Check[] {
+  return [
+    ...(results.http ? httpChecks(results.http) : []),
+    ...(results.micro ? microChecks(results.micro) : []),
+    ...(results.build ? buildChecks(results.build) : []),
+  ];
+}
+
+export type { HttpRow };

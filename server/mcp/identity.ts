@@ -1,0 +1,82 @@
+/**
+ * Who the MCP server says it is: `serverInfo` and `instructions` of `initialize`, and the server
+ * card (conformance.md §9), all from the live Config so they name this deployment's addresses
+ * and quota. Built once per process.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { SUPPORTED_PROTOCOL_VERSIONS, type Implementation } from '@modelcontextprotocol/sdk/types.js';
+import { ROOT, type Config } from '../config.ts';
+import { links } from '../discovery/links.ts';
+import { perWindow } from '../discovery/text.ts';
+import { CITY_SLUGS } from '../schemas/cities.ts';
+
+export type IdentityConfig = Pick<Config, 'siteUrl' | 'baseUrl' | 'rateLimit'>;
+
+/** The project's version (package.json): `serverInfo.version` and the card's `version`. */
+export const SERVER_VERSION: string = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+export const SERVER_TITLE = 'Servicios del hogar en España (solo lectura)';
+/** ≤ 100 characters (server card schema). */
+export const SERVER_DESCRIPTION = 'Busca y lee en Markdown las páginas de un sitio de servicios del hogar en España. Solo lectura.';
+
+/**
+ * Streamable HTTP appeared in MCP 2025-03-26; the SDK negotiates every revision it supports from
+ * that one on (older revisions spoke HTTP+SSE, which this endpoint does not serve).
+ */
+export const STREAMABLE_HTTP_VERSIONS = SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v >= '2025-03-26');
+
+/** Reverse-DNS `namespace/name` from the site's host (`es.avisohogar/agentes`), the same in serverInfo and the card. */
+export const serverName = (config: IdentityConfig): string => `${reverseDnsNamespace(config.siteUrl)}/agentes`;
+
+export function serverInfo(config: IdentityConfig): Implementation {
+  return { name: serverName(config), title: SERVER_TITLE, version: SERVER_VERSION, description: SERVER_DESCRIPTION, websiteUrl: links(config).developers };
+}
+
+/**
+ * What a host puts before the model: the site in two sentences, that nothing is booked or paid,
+ * the normal flow, and the quota with how to raise it.
+ */
+export function instructions(config: IdentityConfig): string {
+  const l = links(config);
+  const { anonymous, identified, windowSeconds } = config.rateLimit;
+  const per = perWindow(windowSeconds);
+  return [
+    `${l.site} recibe solicitudes de reparaciones, reformas y servicios técnicos de hogares, comunidades y negocios en ${CITY_SLUGS.length} ciudades e islas de España, y pasa cada una a un profesional colaborador del oficio y la provincia, que presupuesta, realiza, factura y garantiza el trabajo.`,
+    'Estas herramientas leen sus páginas publicadas (servicios, ciudades y guías de averías) y los datos de la empresa, en español.',
+    '',
+    'Solo lectura: ninguna herramienta reserva, contrata, paga ni envía nada, y en el sitio no se paga nada en línea; la persona hace su solicitud por teléfono, WhatsApp o correo (get_company_info, section=contact).',
+    '',
+    'Uso: search_pages con un texto corto en español (un servicio o un problema, y la ciudad en `city`), después read_page con la `url` de un resultado; get_company_info para contacto, precios, impuestos y modelo de servicio.',
+    '',
+    `Cuota: ${anonymous} llamadas a herramientas ${per} por IP sin token; ${identified} ${per} con un token gratuito y automático (client_credentials: POST ${l.register} y POST ${l.token}; véase ${l.authMd}). Solo cuentan las llamadas a herramientas (tools/call). Con la cuota agotada, la herramienta devuelve un error que dice cuántos segundos esperar.`,
+  ].join('\n');
+}
+
+/** `avisohogar.es` → `es.avisohogar`; `www.` dropped; an IP address or `localhost` kept as written. */
+export function reverseDnsNamespace(siteUrl: string): string {
+  const host = new URL(siteUrl).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (/^[0-9.]+$/.test(host) || host.includes(':') || !host.includes('.')) return host.replace(/:/g, '-');
+  return host.replace(/^www\./, '').split('.').reverse().join('.');
+}
+
+export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json';
+/** The card's media type (MCP server-card extension, docs/discovery.md). */
+export const SERVER_CARD_MEDIA_TYPE = 'application/mcp-server-card+json';
+
+/**
+ * The MCP server card (SEP-2127 draft schema v2, as conformance.md §9 lists its fields): identity,
+ * the one remote and the protocol revisions it speaks. Tools are listed by the protocol, not here.
+ */
+export function buildServerCard(config: IdentityConfig) {
+  const l = links(config);
+  return {
+    $schema: SERVER_CARD_SCHEMA,
+    name: serverName(config),
+    version: SERVER_VERSION,
+    description: SERVER_DESCRIPTION,
+    title: SERVER_TITLE,
+    websiteUrl: l.developers,
+    remotes: [{ type: 'streamable-http', url: l.mcpResource, supportedProtocolVersions: STREAMABLE_HTTP_VERSIONS }],
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * Answers for requests that never reach a route: what Node's HTTP parser refuses (a malformed
+ * request line or header, a header section over 16 KB), requests whose headers did not arrive
+ * within headersTimeout or whose body did not within requestTimeout, CONNECT, and an `Expect`
+ * other than 100-continue. Node's defaults answer these with an empty body or just close the
+ * connection; here they get the REST error shape like every other error, then the connection
+ * is closed (the request stream can no longer be trusted).
+ *
+ * An HTTP/1.1 request without Host is refused here too (RFC 9112 §3.2 requires the 400; Node's
+ * own check, switched off in main.ts, would send it without a body).
+ *
+ * Codes (stable, outside the API's own table because no route produced them):
+ * `agentes_bad_request` 400, `agentes_request_timeout` 408, `agentes_expectation_failed` 417,
+ * `agentes_headers_too_large` 431, and `rest_method_not_allowed` 405 for CONNECT.
+ */
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { sendJson, type Headers } from '../errors.ts';
+
+export const CLIENT_ERROR_CODES = {
+  badRequest: 'agentes_bad_request',
+  requestTimeout: 'agentes_request_timeout',
+  expectationFailed: 'agentes_expectation_failed',
+  headersTooLarge: 'agentes_headers_too_large',
+  methodNotAllowed: 'rest_method_not_allowed',
+} as const;
+
+interface ErrorAnswer { status: number; code: string; message: string; hint: string; headers?: Headers }
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request', 405: 'Method Not Allowed', 408: 'Request Timeout', 417: 'Expectation Failed', 431: 'Request Header Fields Too Large',
+};
+
+const body = (a: ErrorAnswer) => JSON.stringify({ code: a.code, message: a.message, data: { status: a.status, hint: a.hint } });
+
+/** A whole HTTP/1.1 response, for a socket that has no ServerResponse; `head`: without the body. */
+function rawResponse(a: ErrorAnswer, head = false): Buffer {
+  const json = Buffer.from(body(a));
+  const lines = [
+    `HTTP/1.1 ${a.status} ${REASONS[a.status]}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${json.length}`,
+    'Cache-Control: no-store',
+    'Connection: close',
+    ...Object.entries(a.headers ?? {}).map(([k, v]) => `${k}: ${v}`),
+  ].join('\r\n');
+  return Buffer.concat([Buffer.from(lines + '\r\n\r\n'), head ? Buffer.alloc(0) : json]);
+}
+
+const answers = (a: ErrorAnswer) => ({ full: rawResponse(a), head: rawResponse(a, true) });
+const BAD_REQUEST = answers({
+  status: 400, code: CLIENT_ERROR_CODES.badRequest, message: 'Petición HTTP mal formada.',
+  hint: 'Revise la línea de petición y las cabeceras (RFC 9112).',
+});
+const TIMEOUT = answers({
+  status: 408, code: CLIENT_ERROR_CODES.requestTimeout, message: 'La petición no llegó completa a tiempo.',
+  hint: 'Envíe las cabeceras y el cuerpo sin pausas.',
+});
+const TOO_LARGE = answers({
+  status: 431, code: CLIENT_ERROR_CODES.headersTooLarge, message: 'Las cabeceras de la petición son demasiado grandes.',
+  hint: 'Las cabeceras no pueden superar 16 KB en total.',
+});
+const CONNECT = rawResponse({
+  status: 405, code: CLIENT_ERROR_CODES.methodNotAllowed, message: 'Método no permitido: este servidor no es un proxy.',
+  hint: 'Use GET, HEAD, OPTIONS o POST.', headers: { Allow: 'GET, HEAD, OPTIONS, POST' },
+});
+
+type ParserSocket = Duplex & { _httpMessage?: { headersSent?: boolean } | null };
+
+/** How long a refused connection may keep sending before it is cut (lingering close). */
+const LINGER_MS = 1000;
+
+/**
+ * Ends `socket` after `answer` without losing it: closing a socket whose client is still sending
+ * makes the kernel reset the connection, and a reset can discard the answer before the client
+ * reads it. So the answer is sent with a FIN, what still arrives is read and dropped, and the
+ * socket is destroyed when the client closes its side or after LINGER_MS.
+ */
+function answerAndClose(socket: Duplex, answer: Buffer): void {
+  socket.on('error', () => socket.destroy());
+  socket.end(answer);
+  socket.on('end', () => socket.destroy());
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+}
+
+/** True (and answered 400) for an HTTP/1.1 request without Host. One header lookup per request. */
+export function refusedWithoutHost(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  if (req.headers.host !== undefined || req.httpVersionMajor !== 1 || req.httpVersionMinor === 0) return false;
+  res.shouldKeepAlive = false;
+  sendJson(res, 400, body({
+    status: 400, code: CLIENT_ERROR_CODES.badRequest, message: 'Falta la cabecera Host.',
+    hint: 'Toda petición HTTP/1.1 lleva Host (RFC 9112 §3.2).',
+  }), { 'Cache-Control': 'no-store' });
+  return true;
+}
+
+export function answerClientErrors(server: http.Server): void {
+  const answered = new WeakSet<Duplex>();
+  server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: ParserSocket) => {
+    // The parser reports every later chunk of a refused connection again: answer once.
+    if (answered.has(socket)) return;
+    answered.add(socket);
+    // As Node's own handler: answer only when no response has started on this connection.
+    if (err.code === 'ECONNRESET' || !socket.writable || socket._httpMessage?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const answer = err.code === 'HPE_HEADER_OVERFLOW' ? TOO_LARGE : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? TIMEOUT : BAD_REQUEST;
+    // An answer to HEAD has no body, or the client would read it as the next answer.
+    const head = err.rawPacket !== undefined && err.rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
+    answerAndClose(socket, head ? answer.head : answer.full);
+  });
+  server.on('connect', (_req: http.IncomingMessage, socket: Duplex) => answerAndClose(socket, CONNECT));
+  server.on('checkExpectation', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    res.shouldKeepAlive = false;
+    sendJson(res, 417, body({
+      status: 417, code: CLIENT_ERROR_CODES.expectationFailed, message: 'Expectativa no admitida.',
+      hint: 'La única expectativa admitida es Expect: 100-continue.',
+    }), { 'Cache-Control': 'no-store' });
+  });
+}

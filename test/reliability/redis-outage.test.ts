@@ -1,0 +1,333 @@
+/**
+ * Redis failures. Decided behaviour (README, Operations):
+ * - content operations keep answering: quotas are counted per process while Redis is away, with
+ *   one log line when counting goes local and one when it is shared again;
+ * - a request with a Bearer token, the OAuth endpoints and /agent/identity answer 503 JSON with
+ *   Retry-After: a token that cannot be checked is never served as anonymous;
+ * - no request waits on Redis for more than WAIT_BOUND_MS (1 s), whether Redis is dead, hung or
+ *   answering errors (BUSY, READONLY…); no process crashes; when Redis is back, full service
+ *   resumes within 2 s without restarting anything.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createClient } from 'redis';
+import { createTokenService } from '../../server/auth/tokens.ts';
+import { parseConfig } from '../../server/config.ts';
+import type { Logger } from '../../server/log.ts';
+import { startServer } from '../../server/main.ts';
+import { WAIT_BOUND_MS } from '../../server/stores/redis.ts';
+import { freePort, startRedis, type TestRedis } from '../helpers/redis.ts';
+import { sharedReadModel } from '../helpers/read-model.ts';
+import { serverEnv, startServers, stopAll, stubSite, type ServerProcess } from './helpers/cluster.ts';
+import { basic, form, json, send, statusCounts, type Reply } from './helpers/http.ts';
+import { percentile, sleep, slowest, startLoad, type PlannedRequest, type Sample } from './helpers/load.ts';
+
+const API = '/wp-json/agentes/v1';
+/** Event-loop scheduling on a busy 2-core machine, on top of the store's bound. */
+const SLACK_MS = 300;
+/** What a request may take while Redis misbehaves: the store's bound plus scheduling slack. */
+const LATENCY_BOUND_MS = WAIT_BOUND_MS + 500;
+
+function assertJsonError(r: Reply, status: number, field: 'code' | 'error', value: string) {
+  assert.is(r.status, status, `${status} expected, got ${r.status}: ${r.text().slice(0, 200)}`);
+  assert.match(String(r.headers['content-type']), /^application\/json/);
+  assert.is(r.json()[field], value);
+  assert.ok(Number(r.headers['retry-after']) >= 1, 'Retry-After');
+}
+
+const processes = suite('Redis killed and restarted under load (3 processes)');
+
+processes('content keeps answering, tokens and OAuth get 503 + Retry-After, nothing hangs or crashes; full service within 2 s of Redis', async () => {
+  const fixture = await sharedReadModel();
+  const redis = await startRedis();
+  const site = await stubSite();
+  let servers: ServerProcess[] = [];
+  try {
+    servers = await startServers(3, serverEnv({
+      REDIS_URL: redis.url, KEY_PREFIX: 'outage', TRUST_PROXY: '127.0.0.1',
+      RATE_LIMIT_ANONYMOUS: '1000000', RATE_LIMIT_IDENTIFIED: '1000000',
+      SITE_URL: fixture.siteUrl, READ_MODEL_DIR: fixture.dir, DIST_DIR: site.distDir,
+    }));
+    const reg = await send(servers[0]!.url + '/oauth/register', { method: 'POST', ...json({ client_name: 'outage' }) });
+    const client = reg.json<{ client_id: string; client_secret: string }>();
+    const auth = basic(client.client_id, client.client_secret);
+    const tok = await send(servers[0]!.url + '/oauth/token', { method: 'POST', ...form({ grant_type: 'client_credentials' }, { Authorization: auth }) });
+    const { access_token } = tok.json<{ access_token: string }>();
+
+    const paths = ['read_page?url=fontaneria', 'search_pages?query=fontanero%20madrid', 'get_company_info'];
+    let ip = 0;
+    const nextIp = () => `10.${(++ip >> 16) & 255}.${(ip >> 8) & 255}.${ip & 255}`;
+    const load = startLoad(12, (n): PlannedRequest => {
+      const target = n % 3;
+      const base = servers[target]!.url;
+      switch (n % 4) {
+        case 0: case 1: return { kind: 'anonymous', target, url: `${base}${API}/${paths[n % 3]}`, options: { headers: { 'X-Forwarded-For': '198.51.100.7' } } };
+        case 2: return { kind: 'bearer', target, url: `${base}${API}/${paths[n % 3]}`, options: { headers: { Authorization: `Bearer ${access_token}` } } };
+        default: return { kind: 'oauth', target, url: `${base}/oauth/token`, options: { method: 'POST', ...form({ grant_type: 'client_credentials' }, { Authorization: auth, 'X-Forwarded-For': nextIp() }) } };
+      }
+    }, 3000);
+
+    await sleep(800);
+    const killedAt = performance.now();
+    await redis.stop();
+    await sleep(1500);
+    const restartAt = performance.now();
+    await redis.start();
+    const redisUpAt = performance.now();
+
+    // Recovery, per process: OAuth works again and quotas are shared again (its log says so).
+    const recovered = new Map<ServerProcess, number>();
+    while (recovered.size < servers.length && performance.now() - redisUpAt < 5000) {
+      await Promise.all(servers.filter((s) => !recovered.has(s)).map(async (s) => {
+        const r = await send(s.url + '/oauth/register', { method: 'POST', ...json({ client_name: 'probe' }, { 'X-Forwarded-For': nextIp() }), timeoutMs: 3000 }).catch(() => null);
+        if (r?.status === 201 && s.logs().some((l) => l.msg.startsWith('quota store back'))) recovered.set(s, performance.now() - redisUpAt);
+      }));
+      if (recovered.size < servers.length) await sleep(25);
+    }
+    await sleep(500);
+    const samples = await load.stop();
+
+    const recovery = Math.max(...servers.map((s) => recovered.get(s) ?? Infinity));
+    assert.ok(recovery <= 2000, `full service within 2 s of Redis being back (took ${recovery.toFixed(0)} ms)`);
+
+    // Nothing hung, nothing was cut: every request got a whole HTTP answer within the bound.
+    const failed = samples.filter((s) => s.status === 0);
+    assert.equal(failed.map((s) => `${s.kind}: ${s.error}`).slice(0, 5), [], 'transport failures');
+    const worst = Math.max(...samples.map((s) => s.ms));
+    assert.ok(worst < LATENCY_BOUND_MS, `slowest request ${worst.toFixed(0)} ms (bound ${LATENCY_BOUND_MS}): ${slowest(samples)}`);
+
+    const anonymous = samples.filter((s) => s.kind === 'anonymous');
+    assert.equal(statusCounts(anonymous), { 200: anonymous.length }, 'content never failed');
+    const during = (s: Sample) => s.start > killedAt + 50 && s.end < restartAt;
+    const before = (s: Sample) => s.end < killedAt;
+    const anonDuring = anonymous.filter(during);
+    assert.ok(anonDuring.length > 50, `content served during the outage (${anonDuring.length})`);
+    for (const s of anonDuring) assert.ok(s.reply!.headers['ratelimit-policy'], 'quota headers while counting locally');
+
+    const bearer = samples.filter((s) => s.kind === 'bearer');
+    assert.equal(statusCounts(bearer.filter(before)), { 200: bearer.filter(before).length });
+    const bearerDuring = bearer.filter(during);
+    assert.ok(bearerDuring.length > 10, `token requests during the outage (${bearerDuring.length})`);
+    for (const s of bearerDuring) {
+      assertJsonError(s.reply!, 503, 'code', 'agentes_unavailable');
+      assert.ok(s.reply!.headers['ratelimit-policy'], 'the 503 carries the quota headers (counted as anonymous)');
+    }
+    const oauthDuring = samples.filter((s) => s.kind === 'oauth' && during(s));
+    assert.ok(oauthDuring.length > 10);
+    for (const s of oauthDuring) {
+      assertJsonError(s.reply!, 503, 'error', 'temporarily_unavailable');
+      assert.equal(Object.keys(s.reply!.json()).sort(), ['error', 'error_description']);
+    }
+
+    // Full service: a fresh client and token (Redis lost its data with the kill) work on every process.
+    const reg2 = await send(servers[1]!.url + '/oauth/register', { method: 'POST', ...json({ client_name: 'after' }, { 'X-Forwarded-For': nextIp() }) });
+    assert.is(reg2.status, 201);
+    const c2 = reg2.json<{ client_id: string; client_secret: string }>();
+    const tok2 = await send(servers[2]!.url + '/oauth/token', { method: 'POST', ...form({ grant_type: 'client_credentials' }, { Authorization: basic(c2.client_id, c2.client_secret), 'X-Forwarded-For': nextIp() }) });
+    const t2 = tok2.json<{ access_token: string }>().access_token;
+    for (const s of servers) {
+      const r = await send(`${s.url}${API}/read_page?url=fontaneria`, { headers: { Authorization: `Bearer ${t2}` } });
+      assert.is(r.status, 200);
+      assert.is(r.headers['ratelimit-policy'], '"identificado";q=1000000;w=60');
+    }
+    // ...and counted in Redis again by all of them: 9 calls from one new address, one counter.
+    const rawClient = createClient({ url: redis.url });
+    rawClient.on('error', () => {});
+    await rawClient.connect();
+    try {
+      for (let i = 0; i < 9; i++) await send(`${servers[i % 3]!.url}${API}/get_company_info`, { headers: { 'X-Forwarded-For': '198.51.100.99' } });
+      assert.is(await rawClient.get('outage:{rl:anonimo:198.51.100.99}'), '9', 'shared counting resumed on every process');
+    } finally {
+      await rawClient.close();
+    }
+
+    for (const s of servers) {
+      assert.ok(s.alive(), 'no process crashed');
+      const lines = s.logs().map((l) => l.msg);
+      assert.is(lines.filter((m) => m.startsWith('quota store unavailable')).length, 1, 'one line when counting goes local');
+      assert.is(lines.filter((m) => m.startsWith('quota store back')).length, 1, 'one line when it is shared again');
+    }
+    const exits = await stopAll(servers);
+    for (const e of exits) assert.equal(e, { code: 0, signal: null });
+
+    const lat = anonDuring.map((s) => s.ms);
+    console.log(`  redis outage: ${samples.length} requests, 0 failed, 0 hung; content during outage p50 ${percentile(lat, 50).toFixed(1)} ms, `
+      + `p99 ${percentile(lat, 99).toFixed(1)} ms, slowest request overall ${worst.toFixed(0)} ms; recovery after restart `
+      + servers.map((s) => `${recovered.get(s)!.toFixed(0)} ms`).join(' / '));
+  } finally {
+    await stopAll(servers);
+    await redis.close();
+    await site.remove();
+  }
+});
+
+processes.run();
+
+/** One server in this process over `redis`, with its log lines kept. */
+async function inProcess(redis: TestRedis, env: Record<string, string> = {}) {
+  const fixture = await sharedReadModel();
+  const config = parseConfig({
+    SITE_URL: fixture.siteUrl, READ_MODEL_DIR: fixture.dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent',
+    REDIS_URL: redis.url, KEY_PREFIX: `inproc-${Math.random().toString(36).slice(2, 8)}`, READ_MODEL_WATCH: 'off', ...env,
+  });
+  const lines: Array<{ level: string; msg: string }> = [];
+  const log: Logger = { info: (msg) => lines.push({ level: 'info', msg }), error: (msg) => lines.push({ level: 'error', msg }) };
+  const running = await startServer(config, { log });
+  const tokens = createTokenService({ store: running.deps.store, config, clock: Date.now });
+  const { access_token } = await tokens.issue('client-x', ['content:read', 'quota:read']);
+  return {
+    api: running.url + API,
+    url: running.url,
+    lines,
+    bearer: { Authorization: `Bearer ${access_token}` },
+    count: (prefix: string) => lines.filter((l) => l.msg.startsWith(prefix)).length,
+    close: () => running.close(0),
+  };
+}
+
+const inproc = suite('Redis failures, one process');
+let redis: TestRedis;
+let raw: ReturnType<typeof createClient>;
+inproc.before(async () => {
+  redis = await startRedis();
+  raw = createClient({ url: redis.url });
+  raw.on('error', () => {});
+  await raw.connect();
+});
+inproc.after(async () => {
+  await raw.close().catch(() => {});
+  await redis.close();
+});
+
+inproc('while Redis is down the same limits are counted in the process, with one log line each way', async () => {
+  const s = await inProcess(redis, { RATE_LIMIT_ANONYMOUS: '5' });
+  let down = false;
+  try {
+    assert.is((await send(`${s.api}/get_company_info`)).status, 200);
+    await redis.stop();
+    down = true;
+
+    // A token cannot be checked: 503 on REST and MCP, each counted on the IP's local window.
+    const withToken = await send(`${s.api}/get_company_info`, { headers: s.bearer, timeoutMs: 2000 });
+    assertJsonError(withToken, 503, 'code', 'agentes_unavailable');
+    assert.is(withToken.headers['ratelimit-remaining'], '4', 'counted like any credential that is not accepted');
+    const mcp = (headers: Record<string, string> = {}) => send(`${s.url}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_company_info', arguments: {} } }),
+      timeoutMs: 2000,
+    });
+    const mcpToken = await mcp(s.bearer);
+    assert.is(mcpToken.status, 503, 'the same on MCP');
+    assert.ok(Number(mcpToken.headers['retry-after']) >= 1);
+    assert.is(mcpToken.json().jsonrpc, '2.0');
+
+    // Without a token, content goes on within the same limit, counted locally (REST and MCP share it).
+    const replies: Reply[] = [];
+    for (let i = 0; i < 6; i++) replies.push(await send(`${s.api}/read_page?url=fontaneria`, { timeoutMs: 2000 }));
+    assert.equal(statusCounts(replies), { 200: 3, 429: 3 }, 'the anonymous limit still holds, counted locally');
+    assert.equal(replies.map((r) => Number(r.headers['ratelimit-remaining'])), [2, 1, 0, 0, 0, 0], 'a fresh local window');
+    const limited = replies[5]!;
+    assert.is(limited.json().code, 'agentes_rate_limited');
+    assert.ok(Number(limited.headers['retry-after']) >= 1);
+    assert.is((await mcp()).status, 429, 'MCP counts in the same local window');
+    assert.is(s.count('quota store unavailable'), 1);
+
+    await redis.start();
+    down = false;
+    let back: Reply | null = null;
+    for (let i = 0; i < 40; i++) {
+      await sleep(50);
+      back = await send(`${s.api}/read_page?url=fontaneria`);
+      if (s.count('quota store back') === 1) break;
+    }
+    assert.is(s.count('quota store back'), 1, 'one line when shared again');
+    assert.is(back!.status, 200, 'a new shared window (Redis lost its data)');
+    assert.is(s.count('quota store unavailable'), 1, 'no more lines');
+  } finally {
+    if (down) await redis.start();
+    await s.close();
+  }
+});
+
+inproc('a hung Redis (CLIENT PAUSE) costs at most the 1 s bound: content answers, a token gets 503', async () => {
+  const s = await inProcess(redis);
+  try {
+    assert.is((await send(`${s.api}/get_company_info`, { headers: s.bearer })).status, 200);
+    await raw.sendCommand(['CLIENT', 'PAUSE', '2500', 'ALL']);
+    const started = performance.now();
+    const [anon, bearer] = await Promise.all([
+      send(`${s.api}/read_page?url=fontaneria`, { timeoutMs: 3000 }),
+      send(`${s.api}/read_page?url=fontaneria`, { headers: s.bearer, timeoutMs: 3000 }),
+    ]);
+    assert.is(anon.status, 200);
+    assertJsonError(bearer, 503, 'code', 'agentes_unavailable');
+    for (const r of [anon, bearer]) assert.ok(r.ms <= WAIT_BOUND_MS + SLACK_MS, `answered in ${r.ms.toFixed(0)} ms`);
+    // Known down: the next content requests do not wait on Redis at all.
+    const quick = await send(`${s.api}/search_pages?query=cerrajero`, { timeoutMs: 3000 });
+    assert.is(quick.status, 200);
+    assert.ok(quick.ms < 300, `served without waiting (${quick.ms.toFixed(0)} ms)`);
+    // The OAuth endpoints give up as fast.
+    const oauth = await send(`${s.url}/oauth/register`, { method: 'POST', ...json({ client_name: 'x' }), timeoutMs: 3000 });
+    assertJsonError(oauth, 503, 'error', 'temporarily_unavailable');
+    assert.ok(oauth.ms <= WAIT_BOUND_MS + SLACK_MS, `OAuth answered in ${oauth.ms.toFixed(0)} ms`);
+    console.log(`  hung redis: content ${anon.ms.toFixed(0)} ms and token 503 ${bearer.ms.toFixed(0)} ms while it times out, `
+      + `then content ${quick.ms.toFixed(0)} ms (breaker open), OAuth 503 ${oauth.ms.toFixed(0)} ms`);
+    while (performance.now() - started < 2600) await sleep(50);
+    let status = 0;
+    for (let i = 0; i < 40 && status !== 200; i++) {
+      status = (await send(`${s.api}/get_company_info`, { headers: s.bearer })).status;
+      if (status !== 200) await sleep(50);
+    }
+    assert.is(status, 200, 'tokens work again once Redis answers');
+  } finally {
+    await s.close();
+  }
+});
+
+inproc('error replies that mean "cannot serve now" (READONLY replica, BUSY script) are an outage, not a 500', async () => {
+  const s = await inProcess(redis);
+  const blocker = createClient({ url: redis.url });
+  blocker.on('error', () => {});
+  try {
+    // A failover left this node a replica: reads work, writes answer READONLY.
+    const deadMaster = await freePort();
+    await raw.sendCommand(['REPLICAOF', '127.0.0.1', String(deadMaster)]);
+    const content = await send(`${s.api}/read_page?url=fontaneria`);
+    assert.is(content.status, 200, 'content answers on local quotas');
+    const tokenContent = await send(`${s.api}/read_page?url=fontaneria`, { headers: s.bearer });
+    assert.is(tokenContent.status, 200, 'the token is still checked (a read), its quota counted locally');
+    assert.is(tokenContent.headers['ratelimit-policy'], '"identificado";q=600;w=60');
+    assertJsonError(await send(`${s.url}/oauth/register`, { method: 'POST', ...json({ client_name: 'x' }) }), 503, 'error', 'temporarily_unavailable');
+    await raw.sendCommand(['REPLICAOF', 'NO', 'ONE']);
+
+    // A script hogs Redis: every other command answers BUSY.
+    await raw.sendCommand(['CONFIG', 'SET', 'busy-reply-threshold', '50']);
+    await blocker.connect();
+    const hog = blocker.sendCommand(['EVAL', 'while true do end', '0']).catch(() => null);
+    await sleep(150);
+    const [busyContent, busyToken] = await Promise.all([
+      send(`${s.api}/get_company_info`, { timeoutMs: 3000 }),
+      send(`${s.api}/get_company_info`, { headers: s.bearer, timeoutMs: 3000 }),
+    ]);
+    assert.is(busyContent.status, 200);
+    assertJsonError(busyToken, 503, 'code', 'agentes_unavailable');
+    for (const r of [busyContent, busyToken]) assert.ok(r.ms <= WAIT_BOUND_MS + SLACK_MS, `answered in ${r.ms.toFixed(0)} ms`);
+    await raw.sendCommand(['SCRIPT', 'KILL']);
+    await hog;
+    await raw.sendCommand(['CONFIG', 'SET', 'busy-reply-threshold', '5000']);
+    let status = 0;
+    for (let i = 0; i < 40 && status !== 200; i++) {
+      status = (await send(`${s.url}/oauth/register`, { method: 'POST', ...json({ client_name: 'y' }) })).status === 201 ? 200 : 0;
+      if (status !== 200) await sleep(50);
+    }
+    assert.is(status, 200, 'OAuth works again');
+    assert.ok(s.lines.every((l) => l.msg !== 'unexpected error'), 'no 500 was logged');
+  } finally {
+    await blocker.close().catch(() => blocker.destroy());
+    await raw.sendCommand(['REPLICAOF', 'NO', 'ONE']).catch(() => {});
+    await s.close();
+  }
+});
+
+inproc.run();

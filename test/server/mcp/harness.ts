@@ -1,0 +1,117 @@
+/**
+ * Shared pieces of the MCP tests: the whole server (startApi) over the read-model fixture, the
+ * SDK's own client on it, a raw HTTP client that sends exactly the bytes and headers given, and
+ * the checks every tool result must pass.
+ */
+import http from 'node:http';
+import * as assert from 'uvu/assert';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ApiServer } from '../../helpers/api-server.ts';
+
+export const MCP_ACCEPT = 'application/json, text/event-stream';
+
+export interface Captured {
+  /** Every response the client's transport received, in order (method, URL, status, headers). */
+  responses: { method: string; url: string; status: number; headers: Headers }[];
+  /** The last response to a POST on /mcp. */
+  lastMcp(): { status: number; headers: Headers };
+}
+
+/**
+ * The SDK client over Streamable HTTP. `site` (default: the listening origin) is the address the
+ * client believes it talks to: the fetch passed to the transport sends every request for it to the
+ * test server instead, so SITE_URL-based discovery documents resolve, and records each response.
+ */
+export async function connectClient(api: ApiServer, options: { headers?: Record<string, string>; authProvider?: OAuthClientProvider; site?: string } = {}) {
+  const site = options.site ?? api.origin;
+  const captured: Captured = {
+    responses: [],
+    lastMcp() {
+      const r = captured.responses.filter((x) => x.method === 'POST' && new URL(x.url).pathname === '/mcp').at(-1);
+      if (!r) throw new Error('no POST /mcp yet');
+      return r;
+    },
+  };
+  const fetchVia: typeof fetch = async (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    const target = url.startsWith(site) ? api.origin + url.slice(site.length) : url;
+    const res = await fetch(target, init);
+    captured.responses.push({ method: init?.method ?? 'GET', url, status: res.status, headers: res.headers });
+    return res;
+  };
+  const transport = new StreamableHTTPClientTransport(new URL(`${site}/mcp`), {
+    fetch: fetchVia,
+    ...(options.authProvider ? { authProvider: options.authProvider } : {}),
+    ...(options.headers ? { requestInit: { headers: options.headers } } : {}),
+  });
+  const client = new Client({ name: 'agentes-tests', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport, captured };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  json<T = any>(): T;
+}
+
+/** One HTTP request with exactly these headers and body (no defaults added but Host and Content-Length). */
+export function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: options.method ?? 'POST', headers: options.headers ?? {}, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) });
+      });
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/** A JSON-RPC message POSTed as an MCP client does (both media types accepted, JSON body). */
+export function rpc(api: ApiServer, message: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return raw(`${api.origin}/mcp`, {
+    headers: { 'content-type': 'application/json', accept: MCP_ACCEPT, 'mcp-protocol-version': '2025-11-25', ...headers },
+    body: JSON.stringify(message),
+  });
+}
+
+let ids = 0;
+export const toolCall = (name: string, args: Record<string, unknown> = {}) =>
+  ({ jsonrpc: '2.0', id: ++ids, method: 'tools/call', params: { name, arguments: args } });
+
+// CommonJS with a `default` export; under ESM the class is the module itself (as server/discovery/validate.ts does).
+const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as typeof Ajv2020Module;
+const ajv = new Ajv2020({ strict: true, allErrors: true });
+const validators = new Map<string, ReturnType<typeof ajv.compile>>();
+
+/** A successful result: structuredContent valid against the tool's outputSchema, and the same JSON as the first text block. */
+export function assertStructured(tool: Tool, result: CallToolResult): Record<string, unknown> {
+  assert.not.ok(result.isError, `${tool.name}: ${JSON.stringify(result.content).slice(0, 300)}`);
+  assert.ok(result.structuredContent, `${tool.name}: structuredContent`);
+  let validate = validators.get(tool.name);
+  if (!validate) validators.set(tool.name, (validate = ajv.compile(tool.outputSchema!)));
+  assert.ok(validate(result.structuredContent), `${tool.name}: ${ajv.errorsText(validate.errors)}`);
+  const first = result.content[0];
+  assert.is(first?.type, 'text');
+  assert.equal(JSON.parse((first as { text: string }).text), result.structuredContent, `${tool.name}: the text block is the same JSON`);
+  return result.structuredContent!;
+}
+
+/** A tool error: `isError`, one text block matching `pattern`. */
+export function assertToolError(result: CallToolResult, pattern: RegExp): string {
+  assert.is(result.isError, true, JSON.stringify(result).slice(0, 300));
+  assert.is(result.structuredContent, undefined);
+  const text = (result.content[0] as { text: string }).text;
+  assert.match(text, pattern);
+  return text;
+}
