@@ -1,6 +1,6 @@
 /**
  * The read-model build: astro → crawl → extract → markdown → company → search → validate →
- * precompress → publish. Everything is written to a staging folder; only the last stage makes it
+ * precompress → site → publish. Everything is written to a staging folder; only the last stage makes it
  * visible, so a failure at any point leaves the published model (the `current` pointer) alone.
  */
 import fs from 'node:fs/promises';
@@ -20,6 +20,7 @@ import { crawl } from './stages/crawl.ts';
 import { extract } from './stages/extract.ts';
 import { markdown } from './stages/markdown.ts';
 import { precompress } from './stages/precompress.ts';
+import { copySite } from './stages/site.ts';
 import { publish } from './stages/publish.ts';
 import { search } from './stages/search.ts';
 import { validate } from './stages/validate.ts';
@@ -120,6 +121,7 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
     await stage('search', () => search(ctx, pages), (r) => `${r.indexed} pages indexed`);
     await stage('validate', () => validate(ctx, pages), () => 'all JSON valid');
     await stage('precompress', () => precompress(ctx), (r) => `${r.written} files written, ${r.files} eligible`);
+    await stage('site', () => copySite(ctx), (r) => `${r.files} files staged`);
 
     const manifest = createManifest({ buildId, siteUrl, pages, timings });
     const published = await stage('publish', () => publish(ctx, manifest), (r) =>

@@ -204,7 +204,9 @@ export async function loadModel(config: ModelConfig, buildDir: string): Promise<
 
   const searchPages = new Map(pages.map((p) => [p.path, { title: p.title, url: p.url, city: p.city, description: p.description }] as const));
   const search = await openSearch(path.join(buildDir, 'search'), searchPages);
-  return { manifest, pages, byPath, bySlug, company, search };
+  const siteDir = path.join(buildDir, 'site');
+  const hasSite = await fsp.access(path.join(siteDir, 'index.html')).then(() => true, () => false);
+  return { manifest, pages, byPath, bySlug, company, search, siteDir: hasSite ? siteDir : null };
 }
 
 async function readJson(file: string): Promise<unknown> {

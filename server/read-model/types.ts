@@ -36,6 +36,8 @@ export interface LoadedModel {
   company: Readonly<Record<CompanySection, Representation>>;
   /** The build's search index, opened at load (server/search). */
   search: SearchEngine;
+  /** The build's static site (`builds/<id>/site`), or null for a build without one. */
+  siteDir: string | null;
 }
 
 /** Holds the current model; `current()` is a plain field read so a swap is one reference write. */

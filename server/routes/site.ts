@@ -1,7 +1,9 @@
 /**
- * The built Astro site (static output in dist/client), answered for every request no API
- * route matched. Files are served with their precompressed .br/.gz siblings when accepted;
- * hashed assets under /_astro/ are immutable, pages revalidate.
+ * The built Astro site, answered for every request no API route matched: the copy published
+ * inside the current read-model build (`builds/<id>/site`, see build-scripts/stages/site.ts), so
+ * a rebuild switches pages and read model at once; `DIST_DIR/client` for a build without one.
+ * Files are served with their precompressed .br/.gz siblings when accepted; hashed assets under
+ * /_astro/ are immutable, pages revalidate.
  *
  * Every page response (HTML, Markdown, 304, the 404 page) carries `Vary: Accept` — a page has an
  * HTML and a Markdown representation (server/routes/markdown.ts), chosen by `Accept` — and a
@@ -44,27 +46,35 @@ function writePageHeaders(res: ServerResponse): void {
   res.setHeader('Link', PAGE_LINK);
 }
 
+interface SiteFiles {
+  serve: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
 export function siteFallback(deps: AppDeps): Fallback {
-  const root = path.join(deps.config.distDir, 'client');
-  const notFoundFile = path.join(root, '404.html');
-  const notFoundHtml = fs.existsSync(notFoundFile) ? fs.readFileSync(notFoundFile) : null;
+  const machineNotFound = (res: ServerResponse) => sendError(res, new ApiError(404, API_CODES.noRoute, 'No existe ningún recurso en esta dirección.', 'Compruebe la URL; la API está en /wp-json/agentes/v1 y su descripción en /openapi.json.'), deps.log);
 
-  const notFound = (req: IncomingMessage, res: ServerResponse) => {
-    const pathname = (req.url || '/').split('?')[0]!;
-    const wantsHtml = (req.headers.accept || '').includes('text/html');
-    res.setHeader('Cache-Control', 'no-cache');
-    if (!notFoundHtml || !wantsHtml || isMachinePath(pathname)) {
-      sendError(res, new ApiError(404, API_CODES.noRoute, 'No existe ningún recurso en esta dirección.', 'Compruebe la URL; la API está en /wp-json/agentes/v1 y su descripción en /openapi.json.'), deps.log);
-      return;
-    }
-    res.statusCode = 404;
-    res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    res.end(req.method === 'HEAD' ? undefined : notFoundHtml);
-  };
+  /**
+   * The static handler of one site folder. sirv indexes the folder (names, sizes) when it is
+   * created, so each read-model build gets its own, made on first use and dropped with the model:
+   * a publish switches HTML and read model together.
+   */
+  const filesOf = (root: string): SiteFiles => {
+    const notFoundFile = path.join(root, '404.html');
+    const notFoundHtml = fs.existsSync(notFoundFile) ? fs.readFileSync(notFoundFile) : null;
 
-  // Without a built site (API-only tests, or before the first build) every page is a 404.
-  const serve = fs.existsSync(root)
-    ? sirv(root, {
+    const notFound = (req: IncomingMessage, res: ServerResponse) => {
+      const pathname = (req.url || '/').split('?')[0]!;
+      const wantsHtml = (req.headers.accept || '').includes('text/html');
+      res.setHeader('Cache-Control', 'no-cache');
+      if (!notFoundHtml || !wantsHtml || isMachinePath(pathname)) { machineNotFound(res); return; }
+      res.statusCode = 404;
+      res.setHeader('Content-Type', 'text/html; charset=utf-8');
+      res.end(req.method === 'HEAD' ? undefined : notFoundHtml);
+    };
+
+    // Without a built site (API-only tests, or before the first build) every page is a 404.
+    if (!fs.existsSync(root)) return { serve: notFound };
+    const handler = sirv(root, {
       dev: false,
       etag: true,
       gzip: true,
@@ -82,8 +92,27 @@ export function siteFallback(deps: AppDeps): Fallback {
         if (pathname.endsWith('.html')) res.setHeader('Content-Type', 'text/html; charset=utf-8');
       },
       onNoMatch: notFound,
-    })
-    : notFound;
+    });
+    return {
+      serve(req, res) {
+        // sirv pipes a file stream with no error listener: a file removed under a running server
+        // (an old build pruned) would otherwise end the process.
+        res.once('pipe', (src: NodeJS.ReadableStream) => src.once('error', () => res.destroy()));
+        handler(req, res);
+      },
+    };
+  };
+
+  // A build without its own site (fixtures, models written by hand) falls back to DIST_DIR.
+  let fallbackFiles: SiteFiles | undefined;
+  const perModel = new WeakMap<object, SiteFiles>();
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
+    const model = deps.model.current();
+    if (model.siteDir === null) { (fallbackFiles ??= filesOf(path.join(deps.config.distDir, 'client'))).serve(req, res); return; }
+    let files = perModel.get(model);
+    if (files === undefined) { files = filesOf(model.siteDir); perModel.set(model, files); }
+    files.serve(req, res);
+  };
 
   return (req, res) => {
     const pathname = (req.url || '/').split('?')[0]!;

@@ -49,6 +49,8 @@ async function expectedAnswers(site: FixtureSite, buildId: string): Promise<Map<
     for (const query of QUERIES) {
       out.set(`search ${query}`, JSON.stringify(await searchPages(model.search, SearchPagesParams.parse({ query }))));
     }
+    // The HTML is published inside the build too (build-scripts/stages/site.ts).
+    out.set(`html ${GUIDE}`, await fs.readFile(path.join(buildPath(site.outDir, buildId), 'site', 'guias', 'fuga', 'index.html'), 'utf8'));
     return out;
   } finally {
     await model.search.close();
@@ -79,12 +81,12 @@ publishing('a rebuild under load: zero failed or mixed answers, the change serve
     const etagsBefore = await etagsOf(servers[0]!);
 
     // Load: every process, the changed page, an unchanged one and two searches, without pause.
-    const targets = [`read_page?url=${encodeURIComponent(GUIDE)}`, `read_page?url=${encodeURIComponent(UNCHANGED)}`, ...QUERIES.map((q) => `search_pages?query=${encodeURIComponent(q)}`)];
-    const keys = [`read_page ${GUIDE}`, `read_page ${UNCHANGED}`, ...QUERIES.map((q) => `search ${q}`)];
+    const targets = [`${API}/read_page?url=${encodeURIComponent(GUIDE)}`, `${API}/read_page?url=${encodeURIComponent(UNCHANGED)}`, ...QUERIES.map((q) => `${API}/search_pages?query=${encodeURIComponent(q)}`), GUIDE];
+    const keys = [`read_page ${GUIDE}`, `read_page ${UNCHANGED}`, ...QUERIES.map((q) => `search ${q}`), `html ${GUIDE}`];
     const load = startLoad(9, (n): PlannedRequest => {
       const target = n % 3;
       const which = Math.floor(n / 3) % targets.length;
-      return { kind: keys[which]!, target, url: `${servers[target]!.url}${API}/${targets[which]}`, options: { headers: { 'Accept-Encoding': 'identity' } } };
+      return { kind: keys[which]!, target, url: `${servers[target]!.url}${targets[which]}`, options: { headers: { 'Accept-Encoding': 'identity', Accept: 'text/html' } } };
     });
 
     await sleep(300);
@@ -143,8 +145,12 @@ publishing('a rebuild under load: zero failed or mixed answers, the change serve
       assert.ok(s.logs().some((l) => l.msg === 'read model swapped' && l.build_id === v2.buildId), 'swap logged');
     }
 
-    // A good build after the broken one is taken again.
-    await site.writePage(GUIDE, guide(4));
+    // A good build after the broken one is taken again, with a page that did not exist before:
+    // its HTML is served by the running processes (the site is published with the read model).
+    const NEW_PAGE = '/guias/nueva/';
+    await site.writePage(NEW_PAGE, { h1: 'Guía nueva', kind: 'guide', city: '', links: [GUIDE], body: '<p>Una guía publicada con el servidor en marcha.</p>' });
+    await site.writePage(GUIDE, { ...guide(4), links: [...(guide(4).links ?? []), NEW_PAGE] });
+    for (const s of servers) assert.is((await send(`${s.url}${NEW_PAGE}`, { headers: { Accept: 'text/html' } })).status, 404, 'the new page does not exist yet');
     await buildReadModel(buildOptions(site));
     const fixedAt = performance.now();
     const pending = new Set(servers);
@@ -156,6 +162,13 @@ publishing('a rebuild under load: zero failed or mixed answers, the change serve
       if (pending.size > 0) await sleep(20);
     }
     assert.is(pending.size, 0, 'the next good build is served');
+    for (const s of servers) {
+      const page = await send(`${s.url}${NEW_PAGE}`, { headers: { Accept: 'text/html', 'Accept-Encoding': 'identity' } });
+      assert.is(page.status, 200, 'the new page is served without a restart');
+      assert.match(page.text(), 'Una guía publicada con el servidor en marcha.');
+      assert.is(Number(page.headers['content-length']), Buffer.byteLength(page.text()), 'its length is the new file\'s');
+      assert.match((await send(`${s.url}${GUIDE}`, { headers: { Accept: 'text/html' } })).text(), 'edición 4');
+    }
 
     const exits = await stopAll(servers);
     for (const e of exits) assert.equal(e, { code: 0, signal: null });
