@@ -1,5 +1,13 @@
-/** A raw HTTP client for tests: no automatic decompression, redirects or header rewriting. */
+/**
+ * A raw HTTP client for tests: no automatic decompression, redirects or header rewriting.
+ * Every answer of a documented API operation is checked against the OpenAPI document the server
+ * publishes: a mismatch rejects the request, failing the test that sent it (issue 6: every
+ * response the API sends in the test suite validates against /openapi.json).
+ */
 import http from 'node:http';
+import { parseConfig } from '../../server/config.ts';
+import { buildOpenApi } from '../../server/discovery/openapi.ts';
+import { validateResponse } from '../../server/discovery/validate.ts';
 
 export interface RawResponse {
   status: number;
@@ -24,6 +32,11 @@ export function request(url: string, options: { method?: string; headers?: Recor
       res.on('error', reject);
       res.on('end', () => {
         const body = Buffer.concat(chunks);
+        const mismatches = conformance(options.method ?? 'GET', path, res.statusCode ?? 0, res.headers, body);
+        if (mismatches.length > 0) {
+          reject(new Error(`the answer does not match /openapi.json:\n  ${mismatches.join('\n  ')}`));
+          return;
+        }
         resolve({
           status: res.statusCode ?? 0,
           headers: res.headers,
@@ -36,6 +49,18 @@ export function request(url: string, options: { method?: string; headers?: Recor
     req.on('error', reject);
     req.end();
   });
+}
+
+const API_PREFIX = '/wp-json/agentes/v1/';
+let openApi: object | undefined;
+
+function conformance(method: string, path: string, status: number, headers: http.IncomingHttpHeaders, body: Buffer): string[] {
+  if (!path.startsWith(API_PREFIX) || method === 'OPTIONS') return [];
+  openApi ??= buildOpenApi(parseConfig({}));
+  const errors = validateResponse(openApi, { path, method, status, contentType: headers['content-type'] ?? null, headers, body });
+  // Not operations of the document on purpose: unknown names (404 rest_no_route) and methods
+  // other than GET/HEAD (405), which every path answers the same way.
+  return errors.filter((e) => !e.endsWith('path not in the document') && !e.endsWith('method not in the document'));
 }
 
 /** `?a=1&b=2` with proper encoding (a value may repeat when given as an array). */
