@@ -1,0 +1,76 @@
+/**
+ * Search against the built sample site's own index (issue 2): Spanish queries, accented and not,
+ * singular and plural, find the right pages, through the same engine the server opens.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parseConfig } from '../../server/config.ts';
+import { loadModel } from '../../server/read-model/holder.ts';
+import type { LoadedModel } from '../../server/read-model/types.ts';
+import { SearchPagesParams } from '../../server/schemas/params.ts';
+import { searchPages } from '../../server/search/index.ts';
+import { builtReadModel } from '../helpers/built-site.ts';
+
+const search = suite('search on the built sample site');
+let model: LoadedModel;
+
+search.before(async () => {
+  const config = parseConfig();
+  model = await loadModel({ siteUrl: config.siteUrl, readModelDir: config.readModelDir, readPageMaxChars: config.readPageMaxChars }, await builtReadModel());
+});
+search.after(async () => { await model?.search.close(); });
+
+const pathOf = (url: string) => new URL(url).pathname;
+async function paths(query: string, extra: Record<string, unknown> = {}): Promise<string[]> {
+  const res = await searchPages(model.search, SearchPagesParams.parse({ query, limit: 25, ...extra }));
+  return res.results.map((r) => pathOf(r.url));
+}
+
+// [query, a path that must be among the first results, how many first results to look at]
+const CASES: [string, string, number][] = [
+  ['fontanería', '/servicios/fontaneria/', 25],
+  ['fontaneria', '/servicios/fontaneria/', 25],
+  ['fontaneros', '/servicios/fontaneria/', 25],
+  ['electricista', '/servicios/electricidad/', 25],
+  ['cerrajero en vigo', '/servicios/cerrajeria/vigo/', 1],
+  ['cerrajro vigo', '/servicios/cerrajeria/vigo/', 1],
+  ['fuga de agua bajo el fregadero', '/guias/fuga-agua-fregadero/', 3],
+  ['salta el diferencial', '/guias/salta-el-diferencial/', 3],
+  ['humedad en las paredes', '/guias/humedad-en-paredes/', 5],
+  ['humedades paredes', '/guias/humedad-en-paredes/', 5],
+  ['persiana atascada', '/guias/persiana-atascada/', 3],
+  ['persianas atascadas', '/guias/persiana-atascada/', 3],
+  ['aire acondicionado gotea', '/guias/aire-acondicionado-gotea/', 3],
+  ['reforma de baño', '/servicios/reformas-bano/', 1],
+  ['reforma de bano', '/servicios/reformas-bano/', 1],
+  ['cuánto cuesta reformar el baño', '/guias/presupuesto-reforma-bano/', 25],
+  ['fontanero Málaga', '/servicios/fontaneria/malaga/', 1],
+  ['fontanero malaga', '/servicios/fontaneria/malaga/', 1],
+  ['a coruña', '/ciudades/a-coruna/', 10],
+];
+
+for (const [query, expected, top] of CASES) {
+  search(`"${query}" finds ${expected} in the first ${top}`, async () => {
+    const found = await paths(query);
+    assert.ok(found.slice(0, top).includes(expected), `first results: ${found.slice(0, top).join(', ')}`);
+  });
+}
+
+search('accents, case and plurals do not change the results', async () => {
+  const base = await paths('fontanería');
+  assert.ok(base.length > 0);
+  assert.equal(await paths('FONTANERIA'), base);
+  assert.equal(await paths('fontaneros'), base);
+});
+
+search('words that are not on the site match nothing (no prefix junk)', async () => {
+  for (const q of ['dentista', 'abogado', 'xyzzy', 'en de la']) assert.equal(await paths(q), [], q);
+});
+
+search('city filter keeps only that city', async () => {
+  const res = await searchPages(model.search, SearchPagesParams.parse({ query: 'fontanero', city: 'sevilla', limit: 25 }));
+  assert.ok(res.results.length > 0);
+  for (const r of res.results) assert.is(r.city, 'sevilla', r.url);
+});
+
+search.run();
