@@ -10,13 +10,17 @@ import path from 'node:path';
 import { runBuild, type BuildReport } from './build/run-build.ts';
 import { runHttp, type HttpReport } from './http/run-http.ts';
 import { pickTool } from './http/load.ts';
-import { parseArgs } from './lib/args.ts';
+import { parseArgs, USAGE } from './lib/args.ts';
 import { loadNow, machineInfo } from './lib/machine.ts';
 import { runMicro, type MicroReport } from './micro/run-micro.ts';
 import { renderReport } from './report.ts';
 import { checks } from './targets.ts';
 
 async function main(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
   let args;
   try {
     args = parseArgs(argv);
@@ -53,7 +57,7 @@ async function main(argv: string[]): Promise<number> {
   });
   process.stdout.write(report);
   if (args.out) await fs.writeFile(args.out, report);
-  if (profileDir) log(`CPU profiles in ${profileDir} (open in Chrome DevTools › Performance, or speedscope)`);
+  if (profileDir) log(`CPU profiles in ${profileDir}/<process>/ — the largest file of each is its main thread (Chrome DevTools › Performance, or speedscope)`);
 
   const failed = list.filter((c) => !c.pass);
   if (args.check) {

@@ -34,7 +34,11 @@ export interface BuildRun {
   pages: number;
 }
 
-export interface BuildReport { full?: BuildRun; readModel?: BuildRun & { generatedMs: number; siteBytes: number } }
+export interface BuildReport {
+  full?: BuildRun;
+  /** Also: the build process's own peak (its `maxRSS`), without the Pagefind binary. */
+  readModel?: BuildRun & { generatedMs: number; siteBytes: number; buildProcessPeakRss: number };
+}
 
 const TIME = '/usr/bin/time';
 
@@ -115,7 +119,7 @@ export async function runBuild(opts: { pages: number; profileDir?: string; log(l
     await fsp.rm(readModel, { recursive: true, force: true });
 
     opts.log(`build: read-model stage on ${site.pages} pages`);
-    const prof = opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`, '--cpu-prof-name=read-model-build.cpuprofile'] : [];
+    const prof = opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(opts.profileDir, 'read-model-build')}`] : [];
     const rm = await measure([...prof, '--import', 'tsx', path.join(ROOT, 'bench', 'build', 'read-model-child.ts'), site.distDir, path.join(tmp, 'big-read-model')], {});
     if (rm.code !== 0) fail('the read-model build', rm);
     const result = JSON.parse(rm.stdout.trim().split('\n').pop()!) as { totalMs: number; timings: Record<string, number>; peakRssBytes: number; pages: number };
@@ -129,6 +133,7 @@ export async function runBuild(opts: { pages: number; profileDir?: string; log(l
       pages: result.pages,
       generatedMs,
       siteBytes: site.bytes,
+      buildProcessPeakRss: result.peakRssBytes,
     };
     return report;
   } finally {

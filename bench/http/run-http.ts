@@ -60,15 +60,30 @@ export interface HttpRow {
   bodyBytes?: number;
 }
 
+/** Resident memory of a main server, bytes. */
+export interface ServerMemory {
+  /** As soon as it listens, with the model load's garbage. */
+  rssJustStarted: number;
+  /** After start and SETTLE_MS idle. */
+  rssAtStart: number;
+  /** Right after the last run: includes the garbage of the load not yet collected. */
+  rssAfterLoad: number;
+  /** After SETTLE_MS idle, once V8's memory reducer has collected that garbage. */
+  rss: number;
+  peak: number;
+}
+
 export interface HttpReport {
   rows: HttpRow[];
-  /** Resident memory of the main servers after the load (bytes). */
-  memory: Record<Store, { rss: number; peak: number; rssAtStart: number }>;
+  memory: Record<Store, ServerMemory>;
+  settleSeconds: number;
   connections: number;
   rounds: number;
   seconds: number;
   tool: LoadTool;
 }
+
+const SETTLE_MS = 15_000;
 
 const measured = (runs: ReadonlyArray<LoadResult & { cpuUsPerRequest: number }>): Measured => ({
   rps: median(runs.map((x) => x.rps)),
@@ -106,7 +121,8 @@ export async function runHttp(opts: HttpOptions): Promise<HttpReport> {
     const raised = { ...common, RATE_LIMIT_ANONYMOUS: '1000000000', RATE_LIMIT_IDENTIFIED: '1000000000' };
     const limited = { ...common, RATE_LIMIT_ANONYMOUS: '1', RATE_LIMIT_IDENTIFIED: '1' };
     opts.log(`http: starting the servers (read model snapshot, redis ${redis.url})`);
-    const prof = (name: string) => (opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`, `--cpu-prof-name=${name}.cpuprofile`] : []);
+    // One folder per server: tsx's loader thread writes a profile of its own beside the main one.
+    const prof = (name: string) => (opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(opts.profileDir, name)}`] : []);
     const [baseline, memory, redisMain, memoryLimited, redisLimited] = await Promise.all([
       startBaseline(),
       startServer('server (memory)', raised, prof('server-memory')),
@@ -115,6 +131,10 @@ export async function runHttp(opts: HttpOptions): Promise<HttpReport> {
       startServer('server (redis, quota used up)', { ...limited, REDIS_URL: redis.url, KEY_PREFIX: 'bench-limited' }, prof('server-redis-429')),
     ]);
     children.push(baseline, memory, redisMain, memoryLimited, redisLimited);
+    const rssJustStarted = { memory: memory.memory().rss, redis: redisMain.memory().rss };
+    // The model load's garbage is left to V8's memory reducer too: read "after start" once idle.
+    opts.log(`http: ${SETTLE_MS / 1000} s idle, then the servers' memory after start`);
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const rssAtStart = { memory: memory.memory().rss, redis: redisMain.memory().rss };
     const serversOf = (s: Scenario): Record<Store, Child> =>
       s.servers === 'main' ? { memory, redis: redisMain } : { memory: memoryLimited, redis: redisLimited };
@@ -168,6 +188,12 @@ export async function runHttp(opts: HttpOptions): Promise<HttpReport> {
       }
     }
 
+    // V8 leaves the garbage of a load for its memory reducer, which runs after some idle seconds
+    // (measured: RSS 252 MB right after the load, 172 MB twelve seconds later).
+    const rssAfterLoad = { memory: memory.memory().rss, redis: redisMain.memory().rss };
+    opts.log(`http: ${SETTLE_MS / 1000} s idle for V8's memory reducer before reading the servers' memory`);
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+
     const report: HttpRow[] = [];
     for (const scenario of rows) {
       const plan = plans.find((p) => p.scenario === scenario);
@@ -195,9 +221,10 @@ export async function runHttp(opts: HttpOptions): Promise<HttpReport> {
     return {
       rows: report,
       memory: {
-        memory: { ...memory.memory(), rssAtStart: rssAtStart.memory },
-        redis: { ...redisMain.memory(), rssAtStart: rssAtStart.redis },
+        memory: { ...memory.memory(), rssJustStarted: rssJustStarted.memory, rssAtStart: rssAtStart.memory, rssAfterLoad: rssAfterLoad.memory },
+        redis: { ...redisMain.memory(), rssJustStarted: rssJustStarted.redis, rssAtStart: rssAtStart.redis, rssAfterLoad: rssAfterLoad.redis },
       },
+      settleSeconds: SETTLE_MS / 1000,
       connections: opts.connections,
       rounds: opts.rounds,
       seconds: opts.seconds,

@@ -85,7 +85,6 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
       }
       case '--out': args.out = value(i++); break;
       case '--profile': args.profileDir = value(i++); break;
-      case '--help': case '-h': throw new Error(USAGE);
       default: throw new Error(`unknown option ${argv[i]}\n${USAGE}`);
     }
   }

@@ -125,11 +125,24 @@ export async function startChild(name: string, entry: string, env: Record<string
 }
 
 /**
- * The real server, production entry, quiet, on an ephemeral loopback port. `nodeArgs` go before
- * the entry (e.g. `--cpu-prof --cpu-prof-dir=…`: a profile is written when the server exits).
+ * The Node options of `npm start` (package.json `scripts.start`: `node <options> --import tsx
+ * server/index.ts`), so the benchmark runs the server exactly as production does.
+ */
+export function startScriptNodeOptions(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const words = pkg.scripts.start.trim().split(/\s+/);
+  if (words[0] !== 'node' || words[words.length - 1] !== 'server/index.ts') throw new Error(`unexpected start script: ${pkg.scripts.start}`);
+  return words.slice(1, -1).filter((w, i, all) => w !== '--import' && all[i - 1] !== '--import');
+}
+
+/**
+ * The real server, production entry with the start script's Node options, quiet, on an ephemeral
+ * loopback port. `nodeArgs` are added (e.g. `--cpu-prof --cpu-prof-dir=…`: a profile is written
+ * when the server exits).
  */
 export function startServer(name: string, env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<Child> {
-  return startChild(name, path.join(ROOT, 'server', 'index.ts'), { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env }, nodeArgs);
+  return startChild(name, path.join(ROOT, 'server', 'index.ts'), { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
+    [...startScriptNodeOptions(), ...nodeArgs]);
 }
 
 export function startBaseline(): Promise<Child> {

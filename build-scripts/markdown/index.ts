@@ -3,7 +3,7 @@
  * page (building it is the expensive part); the page URL travels on the file, not the processor.
  *
  *   parse (rehype-parse's parser, without positions) → select-main → strip-chrome → normalize-text → headings → absolute-links
- *   → images → tables → disclosure → code-blocks → rehype-remark → tight-lists → breaks
+ *   → images → tables → disclosure → code-blocks → block-whitespace → rehype-remark → tight-lists → breaks
  *   → remark-gfm → remark-stringify
  */
 import type { Root } from 'hast';
@@ -14,6 +14,7 @@ import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
 import { absoluteLinks } from './absolute-links.ts';
+import { blockWhitespace } from './block-whitespace.ts';
 import { breaks } from './breaks.ts';
 import { codeBlocks } from './code-blocks.ts';
 import { disclosure } from './disclosure.ts';
@@ -41,6 +42,7 @@ const converter = unified()
   .use(tables)
   .use(disclosure)
   .use(codeBlocks)
+  .use(blockWhitespace)
   .use(rehypeRemark)
   .use(tightLists)
   .use(breaks)

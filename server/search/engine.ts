@@ -28,7 +28,7 @@ import type { SearchPagesInput } from '../schemas/params.ts';
 import type { SearchResponse, SearchResult } from '../schemas/resources.ts';
 import { invalidParam } from '../errors.ts';
 import { CursorCodec, MAX_OFFSET } from './cursor.ts';
-import { buildExcerpt, splitWords, type Words } from './excerpt.ts';
+import { buildExcerpt, splitWords, wordAt, type Words } from './excerpt.ts';
 import { Lru } from './lru.ts';
 import { loadPagefind, type PagefindSearch, type RawHit } from './pagefind-runtime.ts';
 import { normalizeQuery, planQuery, type QueryPlan } from './query.ts';
@@ -56,8 +56,13 @@ const WARM_WORDS = 200;
  * frequent first, within a time budget, so the first search of a common query does not pay for a
  * Pagefind call (~2–3 ms each on the sample site, tens of ms under load).
  */
-const WARM_CACHE_WORDS = Math.floor(WORD_CACHE_ENTRIES * 0.9);
+const WARM_CACHE_WORDS = Math.floor(WORD_CACHE_ENTRIES / 2);
 const WARM_BUDGET_MS = 3000;
+/**
+ * Words on more than this share of the pages are left cold: template words ("presupuesto",
+ * "zonas") hold a hit per page each — most of the cache's memory — and are rarely searched alone.
+ */
+const WARM_MAX_PAGE_SHARE = 0.1;
 
 export interface PageInfo { title: string; url: string; city: string; description?: string }
 
@@ -130,16 +135,17 @@ function familyKey(term: string): string {
  * Words of page titles and descriptions, most frequent first, as planQuery would look them up:
  * what the engine warms its word cache with.
  */
-function warmTermsOf(pages: Iterable<PageInfo>, vocabulary: Vocabulary, max: number): string[] {
+function warmTermsOf(pages: ReadonlyMap<string, PageInfo>, vocabulary: Vocabulary, max: number): string[] {
   const counts = new Map<string, number>();
-  for (const p of pages) {
+  for (const p of pages.values()) {
     for (const w of new Set(foldedWords(`${p.title} ${p.description ?? ''}`))) counts.set(w, (counts.get(w) ?? 0) + 1);
   }
+  const maxPages = Math.max(1, Math.floor(pages.size * WARM_MAX_PAGE_SHARE));
   const out: string[] = [];
   const keys = new Set<string>();
   for (const [w] of [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) {
     if (out.length >= max) break;
-    if (w.length < 3 || STOP_WORDS.has(w) || vocabulary.family(w).length === 0) continue;
+    if (w.length < 3 || STOP_WORDS.has(w) || vocabulary.pages(w) > maxPages || vocabulary.family(w).length === 0) continue;
     const key = familyKey(w);
     if (!keys.has(key)) { keys.add(key); out.push(w); }
   }
@@ -318,10 +324,10 @@ export class SearchEngine {
     for (const hit of raw) {
       const doc = this.docs.get(hit.id);
       if (doc === undefined) continue;
-      const words = this.splitOf(doc).words;
+      const page = this.splitOf(doc);
       const positions: number[] = [];
       for (const pos of hit.words) {
-        const w = words[pos];
+        const w = wordAt(page, pos);
         if (w !== undefined && anyIn(this.stems.of(w), family)) positions.push(pos);
       }
       if (positions.length > 0 || doc.titleStems.some((s) => anyIn(s, family))) {
@@ -373,7 +379,7 @@ export async function openSearch(searchDir: string, pages: ReadonlyMap<string, P
   const pagefind = await loadPagefind(path.join(searchDir, PAGEFIND_DIR));
   const vocabulary = new Vocabulary(sidecar.vocabulary);
   const engine = new SearchEngine(pagefind, docs, vocabulary, new CursorCodec(Buffer.from(sidecar.cursor_key, 'base64url')),
-    warmTermsOf(pages.values(), vocabulary, WARM_CACHE_WORDS));
+    warmTermsOf(pages, vocabulary, WARM_CACHE_WORDS));
   try {
     await engine.warm();
   } catch (err) {

@@ -13,30 +13,47 @@ export const EXCERPT_MAX = 240;
 const LEAD = 8;
 const ELLIPSIS = '…';
 
-/** A page's indexed text split on its single spaces, with where each word starts. */
+/**
+ * A page's indexed text as words on its single spaces: where each word starts, and the words
+ * themselves only when asked for (engines keep this per page; the offsets cost 4 bytes a word,
+ * an array of word strings ten times that).
+ */
 export interface Words {
-  readonly words: readonly string[];
+  readonly text: string;
   readonly starts: Int32Array;
+  readonly words: readonly string[];
 }
 
 export function splitWords(text: string): Words {
-  const words = text === '' ? [] : text.split(' ');
-  const starts = new Int32Array(words.length);
-  let at = 0;
-  for (let i = 0; i < words.length; i++) { starts[i] = at; at += words[i]!.length + 1; }
-  return { words, starts };
+  let n = text === '' ? 0 : 1;
+  for (let i = text.indexOf(' '); i !== -1; i = text.indexOf(' ', i + 1)) n++;
+  const starts = new Int32Array(n);
+  for (let k = 1, i = text.indexOf(' '); i !== -1; i = text.indexOf(' ', i + 1)) starts[k++] = i + 1;
+  let words: string[] | undefined;
+  return { text, starts, get words() { return (words ??= text === '' ? [] : text.split(' ')); } };
+}
+
+/** Length of word `i`. */
+function lengthOf(page: Words, i: number): number {
+  return (i + 1 < page.starts.length ? page.starts[i + 1]! - 1 : page.text.length) - page.starts[i]!;
+}
+
+/** Word `i` of the page. */
+export function wordAt(page: Words, i: number): string | undefined {
+  if (i < 0 || i >= page.starts.length) return undefined;
+  return page.text.slice(page.starts[i]!, page.starts[i]! + lengthOf(page, i));
 }
 
 /** Characters of words `from..to` joined by spaces. */
 function span(page: Words, from: number, to: number): number {
-  return page.starts[to]! + page.words[to]!.length - page.starts[from]!;
+  return page.starts[to]! + lengthOf(page, to) - page.starts[from]!;
 }
 
 /**
  * `matches`: per query word, the positions of the words it matched. With none, the page's opening.
  */
 export function buildExcerpt(page: Words, matches: ReadonlyArray<readonly number[]>): string {
-  const { words } = page;
+  const count = page.starts.length;
   const budget = EXCERPT_MAX - 2 * ELLIPSIS.length - 2;
   let start = 0;
   const sorted: Array<[number, number]> = [];
@@ -63,17 +80,17 @@ export function buildExcerpt(page: Words, matches: ReadonlyArray<readonly number
     while (start < best && span(page, start, best) > budget / 2) start++;
   }
   let end = start;
-  let length = words[start]?.length ?? 0;
-  while (end + 1 < words.length && length + 1 + words[end + 1]!.length <= budget) {
+  let length = start < count ? lengthOf(page, start) : 0;
+  while (end + 1 < count && length + 1 + lengthOf(page, end + 1) <= budget) {
     end++;
-    length += 1 + words[end]!.length;
+    length += 1 + lengthOf(page, end);
   }
-  while (start > 0 && length < EXCERPT_MIN && length + 1 + words[start - 1]!.length <= budget) {
+  while (start > 0 && length < EXCERPT_MIN && length + 1 + lengthOf(page, start - 1) <= budget) {
     start--;
-    length += 1 + words[start]!.length;
+    length += 1 + lengthOf(page, start);
   }
-  let text = words.slice(start, end + 1).join(' ');
+  let text = count === 0 ? '' : page.text.slice(page.starts[start]!, page.starts[end]! + lengthOf(page, end));
   // A single word longer than the budget (a long address) is cut, not allowed to overflow.
   if (text.length > budget) text = text.slice(0, budget - ELLIPSIS.length).trimEnd() + ELLIPSIS;
-  return (start > 0 ? ELLIPSIS + ' ' : '') + text + (end + 1 < words.length ? ' ' + ELLIPSIS : '');
+  return (start > 0 ? ELLIPSIS + ' ' : '') + text + (end + 1 < count ? ' ' + ELLIPSIS : '');
 }

@@ -85,6 +85,11 @@ export class Vocabulary {
     this.stemsByLength = byLength(this.byStem.keys());
   }
 
+  /** Pages the word appears in (0 when the build does not have it). */
+  pages(word: string): number {
+    return this.df.get(word) ?? 0;
+  }
+
   /** Every word of the build, alphabetically. */
   words(): string[] {
     return [...this.df.keys()].sort();

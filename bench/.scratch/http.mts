@@ -1,4 +1,0 @@
-import { runHttp } from '../http/run-http.ts';
-const r = await runHttp({ rounds: Number(process.argv[2] ?? 1), seconds: Number(process.argv[3] ?? 1), warmupSeconds: Number(process.argv[4] ?? 0), connections: 10, tool: (process.env.TOOL ?? 'wrk') as 'wrk', filter: process.argv[5] ? new RegExp(process.argv[5]) : undefined, log: (l) => console.error(l) });
-for (const row of r.rows) console.log(row.scenario.padEnd(55), row.store.padEnd(7), row.unavailable ?? `srv ${row.server!.rps.toFixed(0)} base ${row.baseline!.rps.toFixed(0)} ratio ${row.rpsRatio!.toFixed(2)} p99 ${row.server!.p99.toFixed(2)}/${row.baseline!.p99.toFixed(2)} = ${row.p99Ratio!.toFixed(2)} cpu ${row.server!.cpuUsPerRequest.toFixed(0)}/${row.baseline!.cpuUsPerRequest.toFixed(0)}us = ${row.cpuRatio!.toFixed(2)} bad ${row.unexpected} bytes ${row.bodyBytes}`);
-console.log(JSON.stringify(r.memory));
