@@ -12,8 +12,8 @@
  *   as Meilisearch's "last" matching strategy does ("fontanero madrid barato" still finds plumbers).
  * - `city=<slug>` is applied here, strictly, on the page's city, not as a Pagefind filter, so a
  *   word's Pagefind answer serves every city filter and scores do not change with the filter.
- * - Ranking: pages of a city the query names first, then the score rounded to 3 decimals (float
- *   noise must not reorder), then URL. Deterministic, so every engine on the same build returns
+ * - Ranking: pages of a city the query names first, then pages whose title holds more of the
+ *   query's words, then the score rounded to 3 decimals (float noise must not reorder), then URL. Deterministic, so every engine on the same build returns
  *   the same order and a cursor walk sees each match exactly once.
  * - Cost: per-word Pagefind answers in one bounded LRU (queries share words: "cerrajero",
  *   "cerrajero en vigo" and "cerrajero" with city=vigo are one Pagefind call), ranked lists per
@@ -81,6 +81,8 @@ interface Ranked {
   doc: Doc;
   score: number;
   boosted: boolean;
+  /** How many query words the page's title holds: a title says what the page is about. */
+  titleWords: number;
   /** Per query word, the positions in the text where it really matched (shared with the word cache). */
   positions: Array<readonly number[]>;
   result?: SearchResult;
@@ -100,7 +102,7 @@ interface Entry {
 const RESPONSES_PER_ENTRY = 16;
 
 /** A page that really matches one query word: its Pagefind score and the matching positions. */
-interface WordHit { doc: Doc; score: number; positions: readonly number[] }
+interface WordHit { doc: Doc; score: number; inTitle: boolean; positions: readonly number[] }
 
 /** Stems of each folded word in a raw text word ("agua/luz," → [["agu"], ["luz"]]), memoized per engine. */
 class StemMemo {
@@ -264,11 +266,11 @@ export class SearchEngine {
       const seen = new Set(ranked.map((r) => r.doc));
       for (const doc of this.docs.values()) {
         if (!seen.has(doc) && plan.cities.includes(doc.city as CitySlug) && (city === 'todas' || doc.city === city)) {
-          ranked.push({ doc, score: 0, boosted: true, positions: [] });
+          ranked.push({ doc, score: 0, boosted: true, titleWords: 0, positions: [] });
         }
       }
     }
-    ranked.sort((a, b) => Number(b.boosted) - Number(a.boosted) || b.score - a.score || (a.doc.url < b.doc.url ? -1 : a.doc.url > b.doc.url ? 1 : 0));
+    ranked.sort((a, b) => Number(b.boosted) - Number(a.boosted) || b.titleWords - a.titleWords || b.score - a.score || (a.doc.url < b.doc.url ? -1 : a.doc.url > b.doc.url ? 1 : 0));
     if (ranked.length > MAX_OFFSET) ranked.length = MAX_OFFSET;
     return { scope, ranked };
   }
@@ -282,9 +284,10 @@ export class SearchEngine {
       for (const h of hits) {
         if (city !== 'todas' && h.doc.city !== city) continue;
         // AND: from the second term on, only pages that matched every earlier one.
-        const r = k === 0 ? { doc: h.doc, score: 0, boosted: cities.includes(h.doc.city as CitySlug), positions: [] } : found.get(h.doc);
+        const r = k === 0 ? { doc: h.doc, score: 0, boosted: cities.includes(h.doc.city as CitySlug), titleWords: 0, positions: [] } : found.get(h.doc);
         if (r === undefined) continue;
         r.score += h.score;
+        if (h.inTitle) r.titleWords += 1;
         r.positions.push(h.positions);
         kept.set(h.doc, r);
       }
@@ -330,10 +333,11 @@ export class SearchEngine {
         const w = wordAt(page, pos);
         if (w !== undefined && anyIn(this.stems.of(w), family)) positions.push(pos);
       }
-      if (positions.length > 0 || doc.titleStems.some((s) => anyIn(s, family))) {
+      const inTitle = doc.titleStems.some((s) => anyIn(s, family));
+      if (positions.length > 0 || inTitle) {
         // Trimmed copy (a pushed-to array keeps spare capacity) of the first positions: enough for
         // the excerpt, bounded for the cache.
-        out.push({ doc, score: hit.score, positions: positions.length === 0 ? NONE : positions.slice(0, MAX_POSITIONS) });
+        out.push({ doc, score: hit.score, inTitle, positions: positions.length === 0 ? NONE : positions.slice(0, MAX_POSITIONS) });
       }
     }
     return out;

@@ -44,6 +44,8 @@ const CASES: [string, string, number][] = [
   ['reforma de baño', '/servicios/reformas-bano/', 1],
   ['reforma de bano', '/servicios/reformas-bano/', 1],
   ['cuánto cuesta reformar el baño', '/guias/presupuesto-reforma-bano/', 25],
+  ['presupuesto reforma de baño', '/guias/presupuesto-reforma-bano/', 1],
+  ['cisterna pierde agua', '/guias/cisterna-pierde-agua/', 1],
   ['fontanero Málaga', '/servicios/fontaneria/malaga/', 1],
   ['fontanero malaga', '/servicios/fontaneria/malaga/', 1],
   ['a coruña', '/ciudades/a-coruna/', 10],
