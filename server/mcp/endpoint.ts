@@ -42,7 +42,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { z } from 'zod';
 import type { AppDeps } from '../app.ts';
 import { links } from '../discovery/links.ts';
-import { ApiError, methodNotAllowed, unavailable } from '../errors.ts';
+import { ApiError, methodNotAllowed } from '../errors.ts';
 import { bearerChallenges, readCredential, type Credential } from '../middleware/bearer.ts';
 import { readBody } from '../middleware/body.ts';
 import { createClientIpResolver } from '../middleware/client-ip.ts';
@@ -53,7 +53,6 @@ import { createVersionWriter } from '../middleware/version.ts';
 import { createPageResolver } from '../read-model/url.ts';
 import type { ApiShared } from '../routes/api/operation.ts';
 import { validateParams } from '../routes/api/params.ts';
-import { StoreUnavailableError } from '../stores/errors.ts';
 import { instructions, serverInfo } from './identity.ts';
 import { sendJsonRpcError } from './http-errors.ts';
 import { apiErrorText, toolError } from './results.ts';
@@ -79,15 +78,6 @@ const FORWARDED = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-sessio
 const rpcError = (code: number, message: string) => Object.assign(new Error(message), { code });
 
 /**
- * A token that cannot be checked (store down) is never served as anonymous: 503 with Retry-After,
- * counted on the IP's window like any credential that is not accepted (as the REST API does).
- */
-function tokenUncheckable(err: unknown): Credential {
-  if (err instanceof StoreUnavailableError) return { kind: 'invalid', error: unavailable() };
-  throw err;
-}
-
-/**
  * tools/call as the SDK's Protocol layer parses it before any handler: only its method, every
  * field kept. The Server then checks the request against CallToolRequestSchema and answers a
  * mismatch (`arguments` not an object, `name` not a string) with -32602 Invalid params; given the
@@ -102,8 +92,6 @@ interface RequestState {
   ip: string;
   /** Set when a call found its quota used up: the answer becomes 429 with this Retry-After. */
   retryAfter: number | null;
-  /** Set when the quota step failed otherwise (store unavailable): the answer becomes this error. */
-  httpError: ApiError | null;
 }
 
 export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
@@ -139,13 +127,10 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     try {
       quota = await countRequest(state.res, subject);
     } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      if (err.status === 429) {
-        state.retryAfter = Math.max(state.retryAfter ?? 0, Number(err.headers['Retry-After']));
-        return toolError(apiErrorText(err));
-      }
-      state.httpError = err;
-      return toolError(err.message);
+      // The quota step throws only 429 (a store outage is counted locally, fallback-limiter.ts).
+      if (!(err instanceof ApiError) || err.status !== 429) throw err;
+      state.retryAfter = Math.max(state.retryAfter ?? 0, Number(err.headers['Retry-After']));
+      return toolError(apiErrorText(err));
     }
 
     const result = await runTool(tool, request, { credential, quota });
@@ -184,7 +169,7 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     }
     if (req.method !== 'POST') throw methodNotAllowed(ALLOW);
 
-    const credential = await readCredential(req, deps.tokens, challenges).catch(tokenUncheckable);
+    const credential = await readCredential(req, deps.tokens, challenges);
     const ip = clientIp(req);
     if (credential.kind === 'invalid') {
       await countRequest(res, anonymousSubject(ip));
@@ -192,7 +177,7 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     }
     const body = await readBody(req, MCP_BODY_LIMIT);
 
-    const state: RequestState = { res, credential, ip, retryAfter: null, httpError: null };
+    const state: RequestState = { res, credential, ip, retryAfter: null };
     const server = new Server(info, serverOptions);
     server.setRequestHandler(ListToolsRequestSchema, () => toolList);
     // The Server checks the request against CallToolRequestSchema before this handler runs.
@@ -210,7 +195,6 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
         if (typeof value === 'string') headers.set(name, value);
       }
       const response = await transport.handleRequest(new Request(config.siteUrl + MCP_PATH, { method: 'POST', headers, body: body as unknown as BodyInit }));
-      if (state.httpError) throw state.httpError;
       const out = Buffer.from(await response.arrayBuffer());
       response.headers.forEach((value, name) => { res.setHeader(name, value); });
       res.statusCode = response.status;

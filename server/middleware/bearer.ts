@@ -17,7 +17,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { TokenInfo, TokenVerifier } from '../auth/types.ts';
-import { ApiError, API_CODES } from '../errors.ts';
+import { ApiError, API_CODES, unavailable } from '../errors.ts';
+import { StoreUnavailableError } from '../stores/errors.ts';
 
 export type Credential =
   | { kind: 'none' }
@@ -63,9 +64,10 @@ export function bearerChallenges(siteUrl: string, metadataUrl = resourceMetadata
 }
 
 /**
- * Reads the credential of `req`. Throws only when the token backend fails (the caller answers
- * 503); every client mistake comes back as `{kind: 'invalid'}` so the quota step can still run
- * and put the rate-limit headers on the 401.
+ * Reads the credential of `req`. Every credential that is not accepted comes back as
+ * `{kind: 'invalid'}`, so the quota step can still run and put the rate-limit headers on the
+ * answer: a client mistake is a 401, and a token that cannot be checked because the store is
+ * down is a 503 with Retry-After — never served as anonymous.
  */
 export async function readCredential(req: IncomingMessage, tokens: TokenVerifier, challenges: BearerChallenges): Promise<Credential> {
   const header = req.headers.authorization;
@@ -77,7 +79,13 @@ export async function readCredential(req: IncomingMessage, tokens: TokenVerifier
     return { kind: 'invalid', error: challenges.invalidToken(description) };
   }
   const token = m[1]!;
-  const info = token.length > MAX_TOKEN_LENGTH ? null : await tokens.verify(token);
+  let info: TokenInfo | null;
+  try {
+    info = token.length > MAX_TOKEN_LENGTH ? null : await tokens.verify(token);
+  } catch (err) {
+    if (err instanceof StoreUnavailableError) return { kind: 'invalid', error: unavailable() };
+    throw err;
+  }
   if (!info) return { kind: 'invalid', error: challenges.invalidToken('The access token is invalid, expired or revoked') };
   return { kind: 'token', token: info };
 }

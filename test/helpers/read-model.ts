@@ -9,9 +9,10 @@ import { rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { createManifest } from '../../build-scripts/manifest.ts';
 import { buildSearchIndex } from '../../build-scripts/stages/search-index.ts';
 import { buildPath, writePointer } from '../../server/read-model/pointer.ts';
-import { READ_MODEL_SCHEMA_VERSION, type Manifest, type ReadModelPage } from '../../server/schemas/read-model.ts';
+import type { ReadModelPage } from '../../server/schemas/read-model.ts';
 import { COMPANY_SECTION_FIELDS, COMPANY_SECTIONS, type CompanyInfo, type CompanySection } from '../../server/schemas/resources.ts';
 
 export const FIXTURE_SITE_URL = 'http://agentes.test';
@@ -138,20 +139,7 @@ export async function createReadModel(options: FixtureOptions = {}): Promise<Rea
   await Promise.all(pages.map((p) => writeJson(path.join(buildDir, 'pages', `${p.slug}.json`), p)));
   await Promise.all(COMPANY_SECTIONS.map((s) => writeJson(path.join(buildDir, 'company', `${s}.json`), company[s])));
   await buildSearchIndex({ pages, outDir: path.join(buildDir, 'search'), siteUrl });
-  const manifest: Manifest = {
-    schema_version: READ_MODEL_SCHEMA_VERSION,
-    build_id: buildId,
-    created_at: new Date().toISOString(),
-    site_url: siteUrl,
-    counts: {
-      pages: pages.length,
-      cities: pages.filter((p) => p.kind === 'city').length,
-      services: pages.filter((p) => p.kind === 'service').length,
-      guides: pages.filter((p) => p.kind === 'guide').length,
-      company_sections: COMPANY_SECTIONS.length,
-    },
-    timings_ms: {},
-  };
+  const manifest = createManifest({ buildId, siteUrl, pages, timings: {} });
   await writeJson(path.join(buildDir, 'manifest.json'), manifest);
   await writePointer(dir, buildId);
 

@@ -17,7 +17,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from '../../app.ts';
 import { methodNotAllowed, noRoute, sendError, unavailable } from '../../errors.ts';
-import { bearerChallenges, readCredential, type Credential } from '../../middleware/bearer.ts';
+import { bearerChallenges, readCredential } from '../../middleware/bearer.ts';
 import { createClientIpResolver } from '../../middleware/client-ip.ts';
 import { answerPreflight, API_METHODS, writeCors } from '../../middleware/cors.ts';
 import { anonymousSubject, createQuotaStep, identifiedSubject } from '../../middleware/ratelimit.ts';
@@ -40,15 +40,6 @@ export const API_BASE = '/wp-json/agentes/v1';
 export const CACHE_PUBLIC = 'public, max-age=60';
 export const CACHE_PRIVATE = 'private, max-age=60';
 const VARY = 'Authorization, Accept-Encoding';
-
-/**
- * A token that cannot be checked (store down) is never served as anonymous: 503 with
- * Retry-After, counted on the IP's anonymous window like any credential that is not accepted.
- */
-function tokenUncheckable(err: unknown): Credential {
-  if (err instanceof StoreUnavailableError) return { kind: 'invalid', error: unavailable() };
-  throw err;
-}
 
 /**
  * The API as a plain Node request handler. It reads `req.url` itself (path and query), so it
@@ -88,7 +79,7 @@ export function createApiHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     if (method === 'OPTIONS') return answerPreflight(res);
     if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(API_METHODS);
 
-    const credential = await readCredential(req, deps.tokens, challenges).catch(tokenUncheckable);
+    const credential = await readCredential(req, deps.tokens, challenges);
     const subject = credential.kind === 'token' && op.identifies(credential)
       ? identifiedSubject(credential.token.client_id)
       : anonymousSubject(clientIp(req));
