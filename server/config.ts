@@ -1,8 +1,21 @@
 /** Configuration, parsed once from the environment. Everything else receives a Config. */
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/**
+ * The project folder: the nearest one above this module holding package.json. Found rather than
+ * fixed, because this module runs from `server/` (tsx) and from the production bundle in
+ * `var/server/` (scripts/bundle-server.ts).
+ */
+export const ROOT = findRoot(path.dirname(fileURLToPath(import.meta.url)));
+
+function findRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
 
 export interface Config {
   port: number;

@@ -4,6 +4,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Logger } from './log.ts';
+import type { HeaderList } from './middleware/header-list.ts';
 
 /** Stable `code` values of REST errors (documented in the README). */
 export const API_CODES = {
@@ -65,11 +66,16 @@ export const pageNotFound = () =>
 export const unavailable = (retryAfterSeconds = 5) =>
   new ApiError(503, API_CODES.unavailable, 'Servicio no disponible temporalmente.', `Reintente dentro de ${retryAfterSeconds} segundos.`, { 'Retry-After': retryAfterSeconds });
 
-export function sendJson(res: ServerResponse, status: number, body: string | Buffer, headers: Headers = {}): void {
-  res.statusCode = status;
-  for (const name in headers) res.setHeader(name, headers[name]!);
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * Writes a JSON answer in one `writeHead`: `list` (what the answer already carries: the API's
+ * version, CORS and rate-limit headers), then `headers`, then the content headers.
+ */
+export function sendJson(res: ServerResponse, status: number, body: string | Buffer, headers: Headers = {}, list: HeaderList = []): void {
+  for (const name in headers) list.push(name, '' + headers[name]);
+  list.push('Content-Type', JSON_CONTENT_TYPE, 'Content-Length', '' + (typeof body === 'string' ? Buffer.byteLength(body) : body.length));
+  res.writeHead(status, list);
   res.end(body);
 }
 
@@ -93,19 +99,21 @@ function errorBody(err: ApiError): Buffer {
   return body;
 }
 
-/** Turns anything thrown into a JSON response. Headers already set on `res` (rate limits) are kept. */
-export function sendError(res: ServerResponse, err: unknown, log: Logger): void {
+/**
+ * Turns anything thrown into a JSON response. Headers already set on `res`, or collected in
+ * `list` (the API's rate-limit headers), are kept.
+ */
+export function sendError(res: ServerResponse, err: unknown, log: Logger, list: HeaderList = []): void {
   if (res.headersSent) { res.destroy(); return; }
   if (err instanceof ApiError) {
-    sendJson(res, err.status, errorBody(err), err.headers);
+    sendJson(res, err.status, errorBody(err), err.headers, list);
     return;
   }
   if (err instanceof OAuthError) {
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Pragma', 'no-cache');
-    sendJson(res, err.status, JSON.stringify({ error: err.error, error_description: err.description }), err.headers);
+    list.push('Cache-Control', 'no-store', 'Pragma', 'no-cache');
+    sendJson(res, err.status, JSON.stringify({ error: err.error, error_description: err.description }), err.headers, list);
     return;
   }
   log.error('unexpected error', err);
-  sendJson(res, 500, GENERIC_500);
+  sendJson(res, 500, GENERIC_500, {}, list);
 }

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { parseConfig } from '../../server/config.ts';
 import { buildPath, readPointer } from '../../server/read-model/pointer.ts';
 import { startRedis } from '../lib/redis.ts';
-import { startBaseline, startServer, type Child } from '../lib/processes.ts';
+import { prepareServer, startBaseline, startServer, type Child } from '../lib/processes.ts';
 import { median } from '../lib/stats.ts';
 import { load, type LoadRequest, type LoadResult, type LoadTool } from './load.ts';
 import { capture, scenarios, type Scenario } from './scenarios.ts';
@@ -120,8 +120,8 @@ export async function runHttp(opts: HttpOptions): Promise<HttpReport> {
     const common = { READ_MODEL_DIR: model.dir, RATE_LIMIT_WINDOW: '3600' };
     const raised = { ...common, RATE_LIMIT_ANONYMOUS: '1000000000', RATE_LIMIT_IDENTIFIED: '1000000000' };
     const limited = { ...common, RATE_LIMIT_ANONYMOUS: '1', RATE_LIMIT_IDENTIFIED: '1' };
-    opts.log(`http: starting the servers (read model snapshot, redis ${redis.url})`);
-    // One folder per server: tsx's loader thread writes a profile of its own beside the main one.
+    opts.log(`http: bundling the server as npm start does, starting the servers (read model snapshot, redis ${redis.url})`);
+    await prepareServer();
     const prof = (name: string) => (opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(opts.profileDir, name)}`] : []);
     const [baseline, memory, redisMain, memoryLimited, redisLimited] = await Promise.all([
       startBaseline(),

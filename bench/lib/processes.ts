@@ -2,6 +2,7 @@
  * Child processes of a benchmark run: the real server (`server/index.ts`, exactly what `npm start`
  * runs), the bare node:http baseline, and helpers to read a child's memory from /proc.
  */
+import { bundle, bundleServer, SERVER_BUNDLE } from '../../scripts/bundle-server.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -82,11 +83,13 @@ export function procCpuSeconds(pid: number | undefined): number {
 }
 
 /**
- * Starts `node --import tsx <entry>` with an IPC channel and waits for its `{ ready, url }`
- * message (server/index.ts sends it once listening). Its stderr is kept to explain a failure.
+ * Starts `node <nodeArgs> <entry>` (through tsx when `entry` is TypeScript) with an IPC channel
+ * and waits for its `{ ready, url }` message (server/index.ts sends it once listening). Its
+ * stderr is kept to explain a failure.
  */
 export async function startChild(name: string, entry: string, env: Record<string, string>, nodeArgs: readonly string[] = [], timeoutMs = 120_000): Promise<Child> {
-  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], {
+  const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const proc = spawn(process.execPath, [...nodeArgs, ...loader, entry], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -125,26 +128,36 @@ export async function startChild(name: string, entry: string, env: Record<string
 }
 
 /**
- * The Node options of `npm start` (package.json `scripts.start`: `node <options> --import tsx
- * server/index.ts`), so the benchmark runs the server exactly as production does.
+ * What `npm start` runs once the server is bundled (package.json `scripts.start`:
+ * `node --import tsx scripts/bundle-server.ts && node <options> var/server/index.mjs`): the Node
+ * options and the bundle, so the benchmark runs the server exactly as production does.
  */
 export function startScriptNodeOptions(): string[] {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const words = pkg.scripts.start.trim().split(/\s+/);
-  if (words[0] !== 'node' || words[words.length - 1] !== 'server/index.ts') throw new Error(`unexpected start script: ${pkg.scripts.start}`);
-  return words.slice(1, -1).filter((w, i, all) => w !== '--import' && all[i - 1] !== '--import');
+  const serve = pkg.scripts.start.split('&&').pop()!.trim().split(/\s+/);
+  if (serve[0] !== 'node' || path.resolve(ROOT, serve[serve.length - 1]!) !== SERVER_BUNDLE) {
+    throw new Error(`unexpected start script: ${pkg.scripts.start}`);
+  }
+  return serve.slice(1, -1);
 }
 
+/** Bundles the server from the current sources, as `npm start` does first. */
+export const prepareServer = () => bundleServer();
+
 /**
- * The real server, production entry with the start script's Node options, quiet, on an ephemeral
- * loopback port. `nodeArgs` are added (e.g. `--cpu-prof --cpu-prof-dir=…`: a profile is written
- * when the server exits).
+ * The real server — the bundle `prepareServer` wrote, with the start script's Node options — quiet,
+ * on an ephemeral loopback port. `nodeArgs` are added (e.g. `--cpu-prof --cpu-prof-dir=…`: a
+ * profile is written when the server exits).
  */
 export function startServer(name: string, env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<Child> {
-  return startChild(name, path.join(ROOT, 'server', 'index.ts'), { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
+  return startChild(name, SERVER_BUNDLE, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
     [...startScriptNodeOptions(), ...nodeArgs]);
 }
 
-export function startBaseline(): Promise<Child> {
-  return startChild('baseline', path.join(ROOT, 'bench', 'http', 'baseline-server.ts'), {});
+/** The baseline runs compiled like the server (no tsx in either process). */
+const BASELINE_BUNDLE = path.join(ROOT, 'var', 'bench', 'baseline-server.mjs');
+
+export async function startBaseline(): Promise<Child> {
+  await bundle(path.join(ROOT, 'bench', 'http', 'baseline-server.ts'), BASELINE_BUNDLE);
+  return startChild('baseline', BASELINE_BUNDLE, {});
 }

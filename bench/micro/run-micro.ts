@@ -9,7 +9,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ServerResponse } from 'node:http';
 import { Bench } from 'tinybench';
 import { htmlToMarkdown, parseHtml, hastToMarkdown } from '../../build-scripts/markdown/index.ts';
 import { parseConfig } from '../../server/config.ts';
@@ -61,7 +60,6 @@ export interface MicroReport { tasks: MicroTask[]; searchMix: SearchMix; markdow
 
 const CITIES: CityFilter[] = ['todas', ...CITY_SLUGS];
 
-const fakeResponse = { setHeader() { return this; } } as unknown as ServerResponse;
 
 function cpuMs(): number {
   const u = process.cpuUsage();
@@ -169,8 +167,8 @@ export async function runMicro(opts: { quick: boolean; log(line: string): void }
     const time = opts.quick ? 150 : 500;
     const bench = new Bench({ time, warmupTime: opts.quick ? 50 : 150 });
     bench
-      .add('quota check (memory store)', async () => { await quotaMemory(fakeResponse, subject); })
-      .add('quota check (Redis store)', async () => { await quotaRedis(fakeResponse, subject); })
+      .add('quota check (memory store)', () => { quotaMemory.count(subject, []); })
+      .add('quota check (Redis store)', async () => { await quotaRedis.count(subject, []); })
       .add('URL normalisation + lookup (canonical URL)', () => { resolve(model, canonical); })
       .add('URL normalisation + lookup (slug)', () => { resolve(model, some.slug); })
       .add('URL normalisation + lookup (messy URL)', () => { resolve(model, messy); })

@@ -47,9 +47,10 @@ import { bearerChallenges, readCredential, type Credential } from '../middleware
 import { readBody } from '../middleware/body.ts';
 import { createClientIpResolver } from '../middleware/client-ip.ts';
 import { writeCors } from '../middleware/cors.ts';
-import { anonymousSubject, createQuotaStep, identifiedSubject } from '../middleware/ratelimit.ts';
+import { anonymousSubject, createQuotaStep, identifiedSubject, type QuotaSubject } from '../middleware/ratelimit.ts';
 import { remainingOf, type QuotaState } from '../middleware/ratelimit-headers.ts';
-import { createVersionWriter } from '../middleware/version.ts';
+import { setHeaders, type HeaderList } from '../middleware/header-list.ts';
+import { versionHeaderList } from '../middleware/version.ts';
 import { createPageResolver } from '../read-model/url.ts';
 import type { ApiShared } from '../routes/api/operation.ts';
 import { validateParams } from '../routes/api/params.ts';
@@ -109,8 +110,17 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     jsonSchemaValidator: new AjvJsonSchemaValidator(),
   };
   const clientIp = createClientIpResolver(config.trustProxy);
-  const countRequest = createQuotaStep(deps);
-  const writeVersion = createVersionWriter(config);
+  const quotaStep = createQuotaStep(deps);
+  /** Counts one request on `subject` and sets its rate-limit headers on `res`; throws the 429 over the limit. */
+  const countOn = async (res: ServerResponse, subject: QuotaSubject): Promise<QuotaState> => {
+    const headers: HeaderList = [];
+    const quota = await quotaStep.count(subject, headers);
+    setHeaders(res, headers);
+    const refusal = quotaStep.refusal(quota);
+    if (refusal !== null) throw refusal;
+    return quota;
+  };
+  const versionHeaders = versionHeaderList(config);
   const lowQuota = (q: QuotaState) => remainingOf(q) <= Math.max(1, Math.floor(q.limit / 10));
   const { identified, windowSeconds } = config.rateLimit;
 
@@ -125,7 +135,7 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
       : anonymousSubject(state.ip);
     let quota: QuotaState;
     try {
-      quota = await countRequest(state.res, subject);
+      quota = await countOn(state.res, subject);
     } catch (err) {
       // The quota step throws only 429 (a store outage is counted locally, fallback-limiter.ts).
       if (!(err instanceof ApiError) || err.status !== 429) throw err;
@@ -172,7 +182,7 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     const credential = await readCredential(req, deps.tokens, challenges);
     const ip = clientIp(req);
     if (credential.kind === 'invalid') {
-      await countRequest(res, anonymousSubject(ip));
+      await countOn(res, anonymousSubject(ip));
       throw credential.error;
     }
     const body = await readBody(req, MCP_BODY_LIMIT);
@@ -210,7 +220,7 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
   };
 
   return async (req, res) => {
-    writeVersion(res);
+    setHeaders(res, versionHeaders);
     writeCors(res);
     res.setHeader('Cache-Control', 'no-store');
     try {

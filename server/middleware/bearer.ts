@@ -67,9 +67,10 @@ export function bearerChallenges(siteUrl: string, metadataUrl = resourceMetadata
  * Reads the credential of `req`. Every credential that is not accepted comes back as
  * `{kind: 'invalid'}`, so the quota step can still run and put the rate-limit headers on the
  * answer: a client mistake is a 401, and a token that cannot be checked because the store is
- * down is a 503 with Retry-After — never served as anonymous.
+ * down is a 503 with Retry-After — never served as anonymous. Only a token lookup waits: without
+ * a well-formed token the answer is immediate (no promise, see chain.ts).
  */
-export async function readCredential(req: IncomingMessage, tokens: TokenVerifier, challenges: BearerChallenges): Promise<Credential> {
+export function readCredential(req: IncomingMessage, tokens: TokenVerifier, challenges: BearerChallenges): Credential | Promise<Credential> {
   const header = req.headers.authorization;
   if (header === undefined || header === '') return NONE;
   const m = BEARER.exec(header);
@@ -79,13 +80,15 @@ export async function readCredential(req: IncomingMessage, tokens: TokenVerifier
     return { kind: 'invalid', error: challenges.invalidToken(description) };
   }
   const token = m[1]!;
-  let info: TokenInfo | null;
-  try {
-    info = token.length > MAX_TOKEN_LENGTH ? null : await tokens.verify(token);
-  } catch (err) {
-    if (err instanceof StoreUnavailableError) return { kind: 'invalid', error: unavailable() };
-    throw err;
-  }
-  if (!info) return { kind: 'invalid', error: challenges.invalidToken('The access token is invalid, expired or revoked') };
-  return { kind: 'token', token: info };
+  if (token.length > MAX_TOKEN_LENGTH) return invalidOrExpired(challenges);
+  return tokens.verify(token).then(
+    (info): Credential => (info ? { kind: 'token', token: info } : invalidOrExpired(challenges)),
+    (err: unknown): Credential => {
+      if (err instanceof StoreUnavailableError) return { kind: 'invalid', error: unavailable() };
+      throw err;
+    },
+  );
 }
+
+const invalidOrExpired = (challenges: BearerChallenges): Credential =>
+  ({ kind: 'invalid', error: challenges.invalidToken('The access token is invalid, expired or revoked') });

@@ -5,6 +5,7 @@
  * exposed explicitly.
  */
 import type { ServerResponse } from 'node:http';
+import { setHeaders, type HeaderList } from './header-list.ts';
 
 export const API_METHODS = 'GET, HEAD, OPTIONS';
 
@@ -17,22 +18,26 @@ export const EXPOSED_HEADERS = [
 const PREFLIGHT_MAX_AGE = '86400';
 
 /** Headers of every API response that a browser reads. */
+export const CORS_HEADERS: readonly string[] = ['Access-Control-Allow-Origin', '*', 'Access-Control-Expose-Headers', EXPOSED_HEADERS];
+
 export function writeCors(res: ServerResponse): void {
-  res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+  setHeaders(res, CORS_HEADERS as HeaderList);
 }
 
 /**
  * Answers a preflight (OPTIONS) of a known operation: 204, no body. `Authorization` (Bearer
  * tokens) and `If-None-Match` (revalidation) are the non-safelisted request headers a client
  * sends. Preflights are not counted against the quota: browsers send them on their own.
+ * `headers`: what the answer already carries (the API's version, CORS and Vary).
  */
-export function answerPreflight(res: ServerResponse): void {
-  res.statusCode = 204;
-  res.setHeader('Allow', API_METHODS);
-  res.setHeader('Access-Control-Allow-Methods', API_METHODS);
-  res.setHeader('Access-Control-Allow-Headers', 'Authorization, If-None-Match');
-  res.setHeader('Access-Control-Max-Age', PREFLIGHT_MAX_AGE);
-  res.setHeader('Cache-Control', 'public, max-age=86400');
+export function answerPreflight(res: ServerResponse, headers: HeaderList = []): void {
+  headers.push(
+    'Allow', API_METHODS,
+    'Access-Control-Allow-Methods', API_METHODS,
+    'Access-Control-Allow-Headers', 'Authorization, If-None-Match',
+    'Access-Control-Max-Age', PREFLIGHT_MAX_AGE,
+    'Cache-Control', 'public, max-age=86400',
+  );
+  res.writeHead(204, headers);
   res.end();
 }

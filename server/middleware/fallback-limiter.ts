@@ -19,8 +19,11 @@ import { createMemoryStore } from '../stores/memory.ts';
 import type { Clock, Store, WindowCount } from '../stores/types.ts';
 
 export interface QuotaCounter {
-  /** Counts one hit of `key` in the shared store, or in this process while the store is unavailable. */
-  hit(key: string, windowSeconds: number): Promise<WindowCount>;
+  /**
+   * Counts one hit of `key` in the shared store, or in this process while the store is
+   * unavailable. At once when the store answers at once (memory store).
+   */
+  hit(key: string, windowSeconds: number): WindowCount | Promise<WindowCount>;
   /** Whether hits are being counted in this process only. */
   readonly local: boolean;
 }
@@ -53,26 +56,35 @@ export function createQuotaCounter(deps: QuotaCounterDeps): QuotaCounter {
   let windows = newWindows();
   let local = false;
 
+  const counted = (shared: WindowCount): WindowCount => {
+    if (local) {
+      local = false;
+      log.info('quota store back: quotas are shared again');
+    }
+    return shared;
+  };
+  const countLocally = (err: unknown, key: string, windowSeconds: number): WindowCount | Promise<WindowCount> => {
+    if (!(err instanceof StoreUnavailableError)) throw err;
+    if (!local) {
+      local = true;
+      windows = newWindows();
+      log.error('quota store unavailable: counting quotas in this process until it is back', err);
+    }
+    return windows.hit(key, windowSeconds);
+  };
+
   return {
     get local() { return local; },
-    async hit(key, windowSeconds) {
-      let shared: WindowCount;
+    hit(key, windowSeconds) {
+      let shared: WindowCount | Promise<WindowCount>;
       try {
-        shared = await store.hit(key, windowSeconds);
+        shared = store.hit(key, windowSeconds);
       } catch (err) {
-        if (!(err instanceof StoreUnavailableError)) throw err;
-        if (!local) {
-          local = true;
-          windows = newWindows();
-          log.error('quota store unavailable: counting quotas in this process until it is back', err);
-        }
-        return windows.hit(key, windowSeconds);
+        return countLocally(err, key, windowSeconds);
       }
-      if (local) {
-        local = false;
-        log.info('quota store back: quotas are shared again');
-      }
-      return shared;
+      return shared instanceof Promise
+        ? shared.then(counted, (err: unknown) => countLocally(err, key, windowSeconds))
+        : counted(shared);
     },
   };
 }

@@ -2,8 +2,8 @@
  * Rate-limit header writers, one per draft (conformance.md §7). They run on every response of the
  * API operations, so each value is one string concatenation and the fixed parts are built once.
  */
-import type { ServerResponse } from 'node:http';
 import type { QuotaPolicy } from '../schemas/resources.ts';
+import type { HeaderList } from './header-list.ts';
 
 /** One quota window as the headers describe it. */
 export interface QuotaState {
@@ -39,20 +39,23 @@ export function rateLimitField(q: QuotaState): string {
 }
 
 /**
- * Writes the five headers of the contract ("Endpoints") on `res`:
+ * Adds the five headers of the contract ("Endpoints") to the answer's header list:
  * - `RateLimit-Policy` and `RateLimit`: the structured fields of draft-10/-11 above;
  * - `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`: the legacy trio of
  *   draft-ietf-httpapi-ratelimit-headers-06 §§ 3–5 (integers; Reset in delta seconds), still read
  *   by most client libraries.
  * `policyValue` is the precomputed `policyField` of `q`'s policy.
  */
-export function writeRateLimitHeaders(res: ServerResponse, q: QuotaState, policyValue: string): void {
-  const remaining = remainingOf(q);
-  res.setHeader('RateLimit-Policy', policyValue);
-  res.setHeader('RateLimit', '"' + q.policy + '";r=' + remaining + ';t=' + q.resetSeconds);
-  res.setHeader('RateLimit-Limit', q.limit);
-  res.setHeader('RateLimit-Remaining', remaining);
-  res.setHeader('RateLimit-Reset', q.resetSeconds);
+export function pushRateLimitHeaders(headers: HeaderList, q: QuotaState, policyValue: string): void {
+  const remaining = '' + remainingOf(q);
+  const reset = '' + q.resetSeconds;
+  headers.push(
+    'RateLimit-Policy', policyValue,
+    'RateLimit', '"' + q.policy + '";r=' + remaining + ';t=' + reset,
+    'RateLimit-Limit', '' + q.limit,
+    'RateLimit-Remaining', remaining,
+    'RateLimit-Reset', reset,
+  );
 }
 
 /**

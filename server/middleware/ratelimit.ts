@@ -11,15 +11,16 @@
  * While the store is unavailable the same limits are counted in this process
  * (fallback-limiter.ts): content keeps answering, with per-process quotas.
  */
-import type { ServerResponse } from 'node:http';
 import type { Config } from '../config.ts';
+import { chain } from '../chain.ts';
 import { ApiError, API_CODES } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { QuotaPolicy } from '../schemas/resources.ts';
 import type { Clock, Store } from '../stores/types.ts';
 import { ipQuotaKey } from './client-ip.ts';
 import { quotaCounterOf } from './fallback-limiter.ts';
-import { policyField, retryAfterSeconds, writeRateLimitHeaders, type QuotaState } from './ratelimit-headers.ts';
+import type { HeaderList } from './header-list.ts';
+import { policyField, pushRateLimitHeaders, retryAfterSeconds, type QuotaState } from './ratelimit-headers.ts';
 
 export interface QuotaSubject {
   policy: QuotaPolicy;
@@ -27,8 +28,17 @@ export interface QuotaSubject {
   id: string;
 }
 
-/** Counts one request of `subject`, writes the headers on `res`; throws 429 over the limit. */
-export type QuotaStep = (res: ServerResponse, subject: QuotaSubject) => Promise<QuotaState>;
+export interface QuotaStep {
+  /**
+   * Counts one request of `subject` and adds the rate-limit headers to `headers`. At once with
+   * the memory store, a promise with Redis. Over the limit is not an exception here: a thrown
+   * error costs V8 a stack walk per throw (measured: a 429 cost ~4 µs more than a 200 that way),
+   * and a client over its quota may send thousands of requests; see `refusal`.
+   */
+  count(subject: QuotaSubject, headers: HeaderList): QuotaState | Promise<QuotaState>;
+  /** The 429 for a window counted over its limit (built once per policy and seconds left), else null. */
+  refusal(q: QuotaState): ApiError | null;
+}
 
 export const anonymousSubject = (ip: string): QuotaSubject => ({ policy: 'anonimo', id: ipQuotaKey(ip) });
 export const identifiedSubject = (clientId: string): QuotaSubject => ({ policy: 'identificado', id: clientId });
@@ -71,12 +81,13 @@ export function createQuotaStep(deps: { config: Pick<Config, 'rateLimit' | 'site
     return new ApiError(429, API_CODES.rateLimited, message, hint, { 'Retry-After': seconds });
   };
 
-  return async (res, subject) => {
-    const { limit, policyValue } = limits[subject.policy];
-    const { count, resetSeconds } = await counter.hit(quotaKey(subject), windowSeconds);
-    const q: QuotaState = { policy: subject.policy, limit, windowSeconds, used: count, resetSeconds };
-    writeRateLimitHeaders(res, q, policyValue);
-    if (count > limit) throw rateLimited(q);
-    return q;
+  return {
+    count: (subject, headers) => chain(counter.hit(quotaKey(subject), windowSeconds), ({ count, resetSeconds }) => {
+      const { limit, policyValue } = limits[subject.policy];
+      const q: QuotaState = { policy: subject.policy, limit, windowSeconds, used: count, resetSeconds };
+      pushRateLimitHeaders(headers, q, policyValue);
+      return q;
+    }),
+    refusal: (q) => (q.used > q.limit ? rateLimited(q) : null),
   };
 }

@@ -5,12 +5,10 @@
  * (RFC 8594 §3: an HTTP-date) and a `Link` with relation `deprecation` (RFC 9745 §3) to the
  * versioning policy. The values are built once.
  */
-import type { ServerResponse } from 'node:http';
 import type { Config } from '../config.ts';
+import type { HeaderList } from './header-list.ts';
 
 export const API_VERSION = '1';
-
-export type VersionWriter = (res: ServerResponse) => void;
 
 export function versionHeaders(config: Pick<Config, 'siteUrl' | 'deprecation'>): Record<string, string> {
   const headers: Record<string, string> = { 'API-Version': API_VERSION };
@@ -23,8 +21,7 @@ export function versionHeaders(config: Pick<Config, 'siteUrl' | 'deprecation'>):
   return headers;
 }
 
-export function createVersionWriter(config: Pick<Config, 'siteUrl' | 'deprecation'>): VersionWriter {
-  const entries = Object.entries(versionHeaders(config));
-  if (entries.length === 1) return (res) => { res.setHeader('API-Version', API_VERSION); };
-  return (res) => { for (const [name, value] of entries) res.setHeader(name, value); };
+/** The same headers as a header list, for the API's answers. */
+export function versionHeaderList(config: Pick<Config, 'siteUrl' | 'deprecation'>): HeaderList {
+  return Object.entries(versionHeaders(config)).flat();
 }

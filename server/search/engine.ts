@@ -183,7 +183,11 @@ export class SearchEngine {
     return this.docs.size;
   }
 
-  async search(input: SearchPagesInput): Promise<SearchResponse> {
+  /**
+   * The response for `input`: at once when the query's ranking is cached (most requests: agents
+   * repeat the common queries), after Pagefind otherwise. Bad cursors throw (ApiError 400).
+   */
+  search(input: SearchPagesInput): SearchResponse | Promise<SearchResponse> {
     if (this.closed) throw new Error('search engine is closed');
     const normalized = normalizeQuery(input.query);
     const scope = `${input.city}\u0000${normalized}`;
@@ -193,12 +197,18 @@ export class SearchEngine {
       if (decoded === null) throw invalidCursor();
       offset = decoded;
     }
-    const entry = this.cache.get(scope) ?? await this.compute(scope, normalized, input.city);
+    const entry = this.cache.get(scope);
+    if (entry !== undefined) return this.respond(entry, scope, offset, input.limit);
+    return this.compute(scope, normalized, input.city).then((computed) => this.respond(computed, scope, offset, input.limit));
+  }
+
+  /** One page of an entry's ranking, from `offset`: built and frozen once per (offset, limit). */
+  private respond(entry: Entry, scope: string, offset: number, limit: number): SearchResponse {
     if (offset > 0 && offset >= entry.ranked.length) throw invalidCursor();
-    const key = offset * 64 + input.limit;
+    const key = offset * 64 + limit;
     const known = entry.responses?.get(key);
     if (known !== undefined) return known;
-    const end = Math.min(offset + input.limit, entry.ranked.length);
+    const end = Math.min(offset + limit, entry.ranked.length);
     const results: SearchResult[] = [];
     for (let i = offset; i < end; i++) results.push(this.result(entry.ranked[i]!));
     const response: SearchResponse = Object.freeze({
@@ -393,6 +403,6 @@ export async function openSearch(searchDir: string, pages: ReadonlyMap<string, P
   return engine;
 }
 
-export function searchPages(engine: SearchEngine, input: SearchPagesInput): Promise<SearchResponse> {
+export function searchPages(engine: SearchEngine, input: SearchPagesInput): SearchResponse | Promise<SearchResponse> {
   return engine.search(input);
 }

@@ -27,7 +27,7 @@ export function createMemoryStore(options: { clock?: Clock } = {}): Store {
   const reset = (endsAt: number, t: number) => Math.max(1, Math.ceil((endsAt - t) / 1000));
 
   return {
-    async hit(key, windowSeconds): Promise<WindowCount> {
+    hit(key, windowSeconds): WindowCount {
       const t = now();
       sweep(t);
       let w = windows.get(key);

@@ -1,9 +1,11 @@
 /**
  * Redis store (REDIS_URL): the same Store as memory.ts, shared by every server process.
  *
- * Hot path: `hit` is ONE `EVALSHA` of a small Lua script (INCR, expiry on the first hit, PTTL),
- * so N processes sharing one Redis admit exactly the limit and each request costs one round trip.
- * DEVELOPERS.md records why: one EVALSHA reached 0.92× bare node:http, MULTI/EXEC 0.69×.
+ * Hot path: `hit` is ONE `EVALSHA` of a small Lua script (INCRBY, expiry on the window's first
+ * hits, PTTL), so N processes sharing one Redis admit exactly the limit and a request costs at
+ * most one round trip. DEVELOPERS.md records why: one EVALSHA reached 0.92× bare node:http,
+ * MULTI/EXEC 0.69×. Hits of one key that arrive while its previous EVALSHA is in flight are sent
+ * together as one `+n` (coalesce-hits.ts).
  *
  * Bounded waits, without node-redis's per-command timeout. node-redis 6 wraps every command in
  * `AbortSignal.timeout(5000)` by default (a timer, a signal and a listener per command: −30 %
@@ -33,6 +35,7 @@ import { createHash } from 'node:crypto';
 import { createClient, ErrorReply } from 'redis';
 import type { Logger } from '../log.ts';
 import { StoreUnavailableError } from './errors.ts';
+import { coalesceHits } from './coalesce-hits.ts';
 import type { Store, WindowCount } from './types.ts';
 
 export const COMMAND_DEADLINE_MS = 950;
@@ -47,10 +50,14 @@ const QUEUE_MAX = 20_000;
 /** Error replies that mean "cannot serve now", not "bad command": treated as an outage. */
 const UNAVAILABLE_REPLY = /^(LOADING|BUSY|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|NOREPLICAS|MISCONF|OOM|MOVED|ASK)\b/;
 
-/** KEYS[1] counter, ARGV[1] window in ms → {count, pttl}. The expiry is set by the first hit only. */
+/**
+ * KEYS[1] counter, ARGV[1] window in ms, ARGV[2] hits to add → {count, pttl}. The expiry is set by
+ * the increment that created the key only.
+ */
 const HIT_SCRIPT = `
-local c = redis.call('INCR', KEYS[1])
-if c == 1 then
+local n = tonumber(ARGV[2])
+local c = redis.call('INCRBY', KEYS[1], n)
+if c == n then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
   return {c, tonumber(ARGV[1])}
 end
@@ -173,14 +180,13 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
   const hitSha = sha1(HIT_SCRIPT);
   const peekSha = sha1(PEEK_SCRIPT);
   /** EVALSHA, and EVAL once when the server lost its script cache (restart, SCRIPT FLUSH). */
-  const script = async (sha: string, source: string, key: string, arg?: string): Promise<unknown> => {
-    const tail = arg === undefined ? [key] : [key, arg];
-    try {
-      return await send(['EVALSHA', sha, '1', ...tail]);
-    } catch (err) {
+  const script = (sha: string, source: string, key: string, ...args: string[]): Promise<unknown> => {
+    const tail = [key, ...args];
+    // One promise step on the hot path: no async function around it.
+    return send(['EVALSHA', sha, '1', ...tail]).catch((err: unknown) => {
       if (!isReplyError(err) || !String((err as Error).message).startsWith('NOSCRIPT')) throw err;
       return send(['EVAL', source, '1', ...tail]);
-    }
+    });
   };
 
   const toWindow = (reply: unknown, windowSeconds: number): WindowCount => {
@@ -189,10 +195,11 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
     return { count: Number(count), resetSeconds: Math.max(1, Math.ceil(Number(pttl) / 1000)) };
   };
 
+  const hit = coalesceHits((key, n, windowSeconds) =>
+    script(hitSha, HIT_SCRIPT, k(key), String(windowSeconds * 1000), String(n)).then((reply) => toWindow(reply, windowSeconds)));
+
   return {
-    async hit(key, windowSeconds) {
-      return toWindow(await script(hitSha, HIT_SCRIPT, k(key), String(windowSeconds * 1000)), windowSeconds);
-    },
+    hit,
     async peek(key, windowSeconds) {
       const w = toWindow(await script(peekSha, PEEK_SCRIPT, k(key)), windowSeconds);
       return w.count === 0 ? { count: 0, resetSeconds: windowSeconds } : w;

@@ -14,8 +14,10 @@ export interface Store {
   /**
    * Fixed-window counter: atomically adds one hit to `key`. The window opens at the key's first
    * hit and lasts `windowSeconds`; across processes sharing one backend the count is exact.
+   * An in-process store answers at once (no promise): the quota step is on every API request,
+   * and a promise turn there is measurable (server/chain.ts).
    */
-  hit(key: string, windowSeconds: number): Promise<WindowCount>;
+  hit(key: string, windowSeconds: number): WindowCount | Promise<WindowCount>;
   /** The current window of `key` without counting (count 0 and a full window when none is open). */
   peek(key: string, windowSeconds: number): Promise<WindowCount>;
   get(key: string): Promise<string | null>;

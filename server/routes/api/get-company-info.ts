@@ -1,4 +1,5 @@
 /** GET {base}/get_company_info?section=… — company facts, one section or all (contract.md). */
+import { JSON_CONTENT_TYPE } from '../../errors.ts';
 import { sendRepresentation } from '../../middleware/respond.ts';
 import type { Representation } from '../../read-model/types.ts';
 import { GetCompanyInfoParams } from '../../schemas/params.ts';
@@ -15,9 +16,9 @@ export function getCompanyInfoOperation(shared: ApiShared): Operation {
   return {
     name: 'get_company_info',
     identifies: contentIdentifies,
-    run({ req, res, query, cacheControl }) {
+    run({ req, res, headers, query, cacheControl }) {
       const { section } = parseParams(GetCompanyInfoParams, query);
-      sendRepresentation(req, res, companyInfoResult(shared, section), cacheControl);
+      sendRepresentation(req, res, companyInfoResult(shared, section), cacheControl, JSON_CONTENT_TYPE, headers);
     },
   };
 }

@@ -16,12 +16,15 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from '../../app.ts';
+import { chain } from '../../chain.ts';
 import { methodNotAllowed, noRoute, sendError, unavailable } from '../../errors.ts';
-import { bearerChallenges, readCredential } from '../../middleware/bearer.ts';
+import { bearerChallenges, readCredential, type Credential } from '../../middleware/bearer.ts';
 import { createClientIpResolver } from '../../middleware/client-ip.ts';
-import { answerPreflight, API_METHODS, writeCors } from '../../middleware/cors.ts';
+import { answerPreflight, API_METHODS, CORS_HEADERS } from '../../middleware/cors.ts';
+import type { HeaderList } from '../../middleware/header-list.ts';
+import type { QuotaState } from '../../middleware/ratelimit-headers.ts';
 import { anonymousSubject, createQuotaStep, identifiedSubject } from '../../middleware/ratelimit.ts';
-import { createVersionWriter } from '../../middleware/version.ts';
+import { versionHeaderList } from '../../middleware/version.ts';
 import { createPageResolver } from '../../read-model/url.ts';
 import { StoreUnavailableError } from '../../stores/errors.ts';
 import { getCompanyInfoOperation } from './get-company-info.ts';
@@ -41,10 +44,25 @@ export const CACHE_PUBLIC = 'public, max-age=60';
 export const CACHE_PRIVATE = 'private, max-age=60';
 const VARY = 'Authorization, Accept-Encoding';
 
+/** One API request on its way through the steps above. */
+interface Pending {
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** Every header of the answer so far; written with the status in one `writeHead`. */
+  headers: HeaderList;
+  op: Operation;
+  /** The query string, without `?`. */
+  search: string;
+  credential: Credential;
+}
+
 /**
  * The API as a plain Node request handler. It reads `req.url` itself (path and query), so it
  * serves the same whether Polka routes to it or a server mounts it in front of the router for
  * requests under API_BASE (which skips the router's generic URL and query parsing).
+ *
+ * Each step continues at once when it has its answer (memory store, no token) and after its
+ * promise otherwise (Redis, a token lookup): see chain.ts.
  */
 export function createApiHandler(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
   const challenges = bearerChallenges(deps.config.siteUrl);
@@ -56,8 +74,9 @@ export function createApiHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     quotaOperation(challenges),
   ].map((op) => [op.name, op]));
   const clientIp = createClientIpResolver(deps.config.trustProxy);
-  const countRequest = createQuotaStep(deps);
-  const writeVersion = createVersionWriter(deps.config);
+  const quotaStep = createQuotaStep(deps);
+  /** Headers of every API answer: version (and deprecation), CORS, Vary. */
+  const common: HeaderList = [...versionHeaderList(deps.config), ...CORS_HEADERS, 'Vary', VARY];
 
   /** `/wp-json/agentes/v1/<name>` or `…/<name>/` → the operation; anything else is no route. */
   const operationOf = (path: string): Operation | undefined => {
@@ -66,42 +85,56 @@ export function createApiHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     return operations.get(path.slice(API_BASE.length + 1, end));
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    writeVersion(res);
-    writeCors(res);
-    res.setHeader('Vary', VARY);
-
+  const handle = (req: IncomingMessage, res: ServerResponse, headers: HeaderList): void | Promise<void> => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const op = operationOf(q === -1 ? url : url.slice(0, q));
     if (op === undefined) throw noRoute();
     const method = req.method;
-    if (method === 'OPTIONS') return answerPreflight(res);
+    if (method === 'OPTIONS') return answerPreflight(res, headers);
     if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(API_METHODS);
+    const search = q === -1 ? '' : url.slice(q + 1);
+    return chain(readCredential(req, deps.tokens, challenges), (credential) => count({ req, res, headers, op, search, credential }));
+  };
 
-    const credential = await readCredential(req, deps.tokens, challenges);
-    const subject = credential.kind === 'token' && op.identifies(credential)
+  const count = (p: Pending): void | Promise<void> => {
+    const { credential } = p;
+    const subject = credential.kind === 'token' && p.op.identifies(credential)
       ? identifiedSubject(credential.token.client_id)
-      : anonymousSubject(clientIp(req));
-    const quota = await countRequest(res, subject);
-    if (credential.kind === 'invalid') throw credential.error;
+      : anonymousSubject(clientIp(p.req));
+    return chain(quotaStep.count(subject, p.headers), (quota) => run(p, quota));
+  };
 
-    await op.run({
+  const run = (p: Pending, quota: QuotaState): void | Promise<void> => {
+    const { credential, req } = p;
+    // Answered, not thrown: an over-quota client sends many requests (see QuotaStep).
+    const refusal = quotaStep.refusal(quota);
+    if (refusal !== null) return fail(p.res, p.headers, refusal);
+    if (credential.kind === 'invalid') throw credential.error;
+    return p.op.run({
       req,
-      res,
-      query: parseQuery(q === -1 ? '' : url.slice(q + 1)),
+      res: p.res,
+      headers: p.headers,
+      query: parseQuery(p.search),
       credential,
       quota,
       cacheControl: req.headers.authorization ? CACHE_PRIVATE : CACHE_PUBLIC,
     });
   };
 
+  const fail = (res: ServerResponse, headers: HeaderList, err: unknown) => {
+    if (res.headersSent) { res.destroy(); return; }
+    headers.push('Cache-Control', 'no-store');
+    sendError(res, err instanceof StoreUnavailableError ? unavailable() : err, deps.log, headers);
+  };
+
   return (req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      if (res.headersSent) { res.destroy(); return; }
-      res.setHeader('Cache-Control', 'no-store');
-      res.removeHeader('ETag');
-      sendError(res, err instanceof StoreUnavailableError ? unavailable() : err, deps.log);
-    });
+    const headers = common.slice();
+    try {
+      const done = handle(req, res, headers);
+      if (done instanceof Promise) done.catch((err: unknown) => fail(res, headers, err));
+    } catch (err) {
+      fail(res, headers, err);
+    }
   };
 }

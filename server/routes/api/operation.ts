@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from '../../app.ts';
 import type { Credential } from '../../middleware/bearer.ts';
+import type { HeaderList } from '../../middleware/header-list.ts';
 import type { QuotaState } from '../../middleware/ratelimit-headers.ts';
 import type { PageResolver } from '../../read-model/url.ts';
 import type { RawQuery } from './params.ts';
@@ -15,10 +16,12 @@ export interface ApiShared {
 export interface OperationContext {
   req: IncomingMessage;
   res: ServerResponse;
+  /** The answer's headers so far (version, CORS, Vary, rate limits): the operation adds its own and writes them all. */
+  headers: HeaderList;
   query: RawQuery;
   /** A valid token, or none (invalid credentials never reach an operation). */
   credential: Extract<Credential, { kind: 'none' | 'token' }>;
-  /** The window this request was counted in (headers already written). */
+  /** The window this request was counted in (its headers already in `headers`). */
   quota: QuotaState;
   /** `Cache-Control` of a 200 of a content operation: public without a token, private with one. */
   cacheControl: string;

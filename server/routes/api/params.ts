@@ -8,12 +8,12 @@
 import type { z } from 'zod';
 import { invalidParam, missingParam } from '../../errors.ts';
 
-export type RawQuery = Record<string, string | string[] | undefined>;
+export type RawQuery = Map<string, string | string[]>;
 
 export function parseParams<S extends z.ZodObject>(schema: S, query: RawQuery): z.infer<S> {
   const input: Record<string, string> = {};
   for (const name of Object.keys(schema.shape)) {
-    const value = query[name];
+    const value = query.get(name);
     if (value === undefined) continue;
     if (typeof value !== 'string') throw invalidParam(name, 'Se ha enviado más de una vez; envíelo una sola vez.');
     input[name] = value;

@@ -33,11 +33,11 @@ export function quotaOperation(challenges: BearerChallenges): Operation {
   return {
     name: 'quota',
     identifies: quotaIdentifies,
-    run({ res, credential, quota }) {
+    run({ res, headers, credential, quota }) {
       if (credential.kind !== 'token') throw challenges.notLoggedIn();
       if (!credential.token.scope.includes(QUOTA_SCOPE)) throw challenges.insufficientScope(QUOTA_SCOPE);
       // Changes with every call: never stored by a cache.
-      sendJson(res, 200, JSON.stringify(quotaResource(credential.token, quota)), { 'Cache-Control': 'no-store' });
+      sendJson(res, 200, JSON.stringify(quotaResource(credential.token, quota)), { 'Cache-Control': 'no-store' }, headers);
     },
   };
 }

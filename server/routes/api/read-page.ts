@@ -1,7 +1,7 @@
 /** GET {base}/read_page?url=… — a published page as Markdown (contract.md, "read_page"). */
-import { pageNotFound } from '../../errors.ts';
 import type { LoadedModel, LoadedPage } from '../../read-model/types.ts';
 import type { PageResolver } from '../../read-model/url.ts';
+import { JSON_CONTENT_TYPE, pageNotFound } from '../../errors.ts';
 import { sendRepresentation } from '../../middleware/respond.ts';
 import { ReadPageParams } from '../../schemas/params.ts';
 import { contentIdentifies, type ApiShared, type Operation } from './operation.ts';
@@ -18,10 +18,10 @@ export function readPageOperation(shared: ApiShared): Operation {
   return {
     name: 'read_page',
     identifies: contentIdentifies,
-    run({ req, res, query, cacheControl }) {
+    run({ req, res, headers, query, cacheControl }) {
       const { url } = parseParams(ReadPageParams, query);
       const page = findPage(shared.deps.model.current(), shared.resolvePage, url);
-      sendRepresentation(req, res, page, cacheControl);
+      sendRepresentation(req, res, page, cacheControl, JSON_CONTENT_TYPE, headers);
     },
   };
 }

@@ -1,4 +1,5 @@
 /** GET {base}/search_pages?query=…&city=…&limit=…&cursor=… — ranked pages with excerpts. */
+import { chain } from '../../chain.ts';
 import { invalidParam } from '../../errors.ts';
 import { sendSerialized } from '../../middleware/respond.ts';
 import { LIMITS, SearchPagesParams, type SearchPagesInput } from '../../schemas/params.ts';
@@ -11,7 +12,7 @@ import { parseParams } from './params.ts';
 const DIGITS = /^[0-9]{1,6}$/;
 
 /** The SearchResponse for validated parameters (shared by REST and the MCP tool). */
-export function searchPagesResult(shared: ApiShared, input: SearchPagesInput): Promise<SearchResponse> {
+export function searchPagesResult(shared: ApiShared, input: SearchPagesInput): SearchResponse | Promise<SearchResponse> {
   // The engine of the model current when the request started, even if a new build swaps in meanwhile.
   return searchPages(shared.deps.model.current().search, input);
 }
@@ -20,14 +21,15 @@ export function searchPagesOperation(shared: ApiShared): Operation {
   return {
     name: 'search_pages',
     identifies: contentIdentifies,
-    async run({ req, res, query, cacheControl }) {
-      const limit = query.limit;
+    run({ req, res, headers, query, cacheControl }) {
+      const limit = query.get('limit');
       if (typeof limit === 'string' && !DIGITS.test(limit)) {
         throw invalidParam('limit', `Debe ser un número entero entre ${LIMITS.limitMin} y ${LIMITS.limitMax}.`);
       }
-      const response = await searchPagesResult(shared, parseParams(SearchPagesParams, query));
       // The engine returns the same frozen object for a repeated request: serialized once.
-      sendSerialized(req, res, response, cacheControl);
+      return chain(searchPagesResult(shared, parseParams(SearchPagesParams, query)), (response) => {
+        sendSerialized(req, res, response, cacheControl, headers);
+      });
     },
   };
 }

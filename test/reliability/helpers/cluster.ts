@@ -1,13 +1,15 @@
 /**
- * Real server processes for the reliability tests: `server/index.ts` as `npm start` runs it, each
- * on an ephemeral loopback port, reporting readiness over IPC. Their stderr (the JSON log lines)
- * is kept so tests can assert what was logged and that nothing crashed.
+ * Real server processes for the reliability tests: the server as `npm start` runs it (bundled,
+ * see test/helpers/server-command.ts), each on an ephemeral loopback port, reporting readiness
+ * over IPC. Their stderr (the JSON log lines) is kept so tests can assert what was logged and
+ * that nothing crashed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../../../server/config.ts';
+import { serverCommand } from '../../helpers/server-command.ts';
 
 export interface Exit { code: number | null; signal: NodeJS.Signals | null }
 
@@ -47,8 +49,8 @@ export function serverEnv(extra: Record<string, string>): Record<string, string>
   };
 }
 
-export function startServerProcess(env: Record<string, string>, startTimeoutMs = 30_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'index.ts')], {
+export async function startServerProcess(env: Record<string, string>, startTimeoutMs = 30_000): Promise<ServerProcess> {
+  const child = spawn(process.execPath, await serverCommand(), {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],

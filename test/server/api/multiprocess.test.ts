@@ -1,5 +1,5 @@
 /**
- * Three real server processes (`server/index.ts`, as `npm start` runs it) sharing one private
+ * Three real server processes (the bundled server, as `npm start` runs it) sharing one private
  * Redis, with the default limits: exactly 60 of 200 concurrent anonymous requests from one IP
  * are admitted, whichever process answers them.
  */
@@ -10,12 +10,13 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ROOT } from '../../../server/config.ts';
+import { serverCommand } from '../../helpers/server-command.ts';
 import { request } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
 import { startRedis } from '../../helpers/redis.ts';
 
-function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server', 'index.ts')], {
+async function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, await serverCommand(), {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],

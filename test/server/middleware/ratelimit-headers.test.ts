@@ -1,8 +1,7 @@
-import type { ServerResponse } from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseItem, parseList } from 'structured-headers';
-import { policyField, rateLimitField, remainingOf, retryAfterSeconds, writeRateLimitHeaders, type QuotaState } from '../../../server/middleware/ratelimit-headers.ts';
+import { policyField, rateLimitField, remainingOf, pushRateLimitHeaders, retryAfterSeconds, type QuotaState } from '../../../server/middleware/ratelimit-headers.ts';
 
 const q = (used: number, resetSeconds = 42): QuotaState => ({ policy: 'anonimo', limit: 60, windowSeconds: 60, used, resetSeconds });
 
@@ -24,17 +23,18 @@ test('remaining never goes below 0; Retry-After is at least t', () => {
   assert.ok(retryAfterSeconds(q(61, 7)) >= 7);
 });
 
-test('writeRateLimitHeaders sets the five headers', () => {
-  const headers: Record<string, unknown> = {};
-  const res = { setHeader: (n: string, v: unknown) => { headers[n] = v; } } as unknown as ServerResponse;
-  writeRateLimitHeaders(res, q(3, 10), policyField('anonimo', 60, 60));
-  assert.equal(headers, {
-    'RateLimit-Policy': '"anonimo";q=60;w=60',
-    RateLimit: '"anonimo";r=57;t=10',
-    'RateLimit-Limit': 60,
-    'RateLimit-Remaining': 57,
-    'RateLimit-Reset': 10,
-  });
+test('pushRateLimitHeaders adds the five headers to the list, after what it holds', () => {
+  const list = ['API-Version', '1'];
+  pushRateLimitHeaders(list, q(3, 10), policyField('anonimo', 60, 60));
+  assert.equal(list, [
+    'API-Version', '1',
+    'RateLimit-Policy', '"anonimo";q=60;w=60',
+    'RateLimit', '"anonimo";r=57;t=10',
+    'RateLimit-Limit', '60',
+    'RateLimit-Remaining', '57',
+    'RateLimit-Reset', '10',
+  ]);
+  const headers = Object.fromEntries(Array.from({ length: list.length / 2 }, (_, i) => [list[2 * i]!, list[2 * i + 1]!]));
   for (const n of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) {
     assert.type(parseItem(String(headers[n]))[0], 'number', n);
   }

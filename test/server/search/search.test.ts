@@ -61,7 +61,7 @@ async function walk(query: string, extra: Record<string, unknown> = {}, on = eng
 
 const paths = (results: SearchResult[]) => results.map((r) => r.url.slice(SITE.length));
 
-async function rejectsCursor(run: () => Promise<unknown>, what: string): Promise<void> {
+async function rejectsCursor(run: () => unknown, what: string): Promise<void> {
   try {
     await run();
   } catch (err) {

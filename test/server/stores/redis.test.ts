@@ -45,6 +45,24 @@ function redisSpecific(server: TestRedis) {
     }
   });
 
+  test('concurrent hits of one key: each count once, fewer commands than hits, one expiry', async () => {
+    const store = await open('burst');
+    try {
+      await raw.sendCommand(['CONFIG', 'RESETSTAT']);
+      const counts = (await Promise.all(Array.from({ length: 200 }, () => store.hit('k', 60)))).map((w) => w.count);
+      assert.equal([...counts].sort((a, b) => a - b), Array.from({ length: 200 }, (_, i) => i + 1), 'counts 1…200, each once');
+      assert.is(await raw.get('burst:{k}'), '200');
+      const calls = Number(/cmdstat_evalsha:calls=(\d+),/.exec(String(await raw.sendCommand(['INFO', 'commandstats'])))?.[1]);
+      assert.ok(calls >= 2 && calls < 20, `hits in flight together went as one increment: ${calls} EVALSHA for 200 hits`);
+      const ttl = await raw.pTTL('burst:{k}');
+      assert.ok(ttl > 58_000 && ttl <= 60_000, `expiry set once, by the first increment: ${ttl}`);
+      const other = await Promise.all([store.hit('k2', 60), store.hit('k3', 60)]);
+      assert.equal(other.map((w) => w.count), [1, 1], 'other keys are not held back');
+    } finally {
+      await store.close();
+    }
+  });
+
   test('a hit is one EVALSHA, and a flushed script cache is recovered (NOSCRIPT → EVAL)', async () => {
     const store = await open();
     try {
@@ -69,7 +87,7 @@ function redisSpecific(server: TestRedis) {
       await store.hit('pause', 60);
       await raw.sendCommand(['CLIENT', 'PAUSE', '2500', 'ALL']);
       const started = Date.now();
-      const err = await store.hit('pause', 60).then(() => null, (e: unknown) => e);
+      const err = await Promise.resolve(store.hit('pause', 60)).then(() => null, (e: unknown) => e);
       const waited = Date.now() - started;
       assert.instance(err, StoreUnavailableError);
       assert.ok(waited >= COMMAND_DEADLINE_MS - 50 && waited < COMMAND_DEADLINE_MS + 400, `waited ${waited} ms`);
@@ -86,14 +104,14 @@ function redisSpecific(server: TestRedis) {
       await server.stop();
       await new Promise((r) => setTimeout(r, 50));
       const started = Date.now();
-      const err = await store.hit('outage', 60).then(() => null, (e: unknown) => e);
+      const err = await Promise.resolve(store.hit('outage', 60)).then(() => null, (e: unknown) => e);
       assert.instance(err, StoreUnavailableError);
       assert.ok(Date.now() - started < COMMAND_DEADLINE_MS + 200, 'bounded wait');
       await server.start();
       let count = 0;
       for (let i = 0; i < 60 && count === 0; i++) {
         await new Promise((r) => setTimeout(r, 100));
-        count = await store.hit('outage', 60).then((w) => w.count, () => 0);
+        count = await Promise.resolve(store.hit('outage', 60)).then((w) => w.count, () => 0);
       }
       assert.is(count, 1, 'reconnected (the data died with the server)');
     } finally {

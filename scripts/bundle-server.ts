@@ -1,0 +1,45 @@
+/**
+ * Compiles the server for production: `server/index.ts` and everything it imports from `server/`
+ * into one ES module, `var/server/index.mjs` (with its source map), packages left as imports.
+ * `npm start` runs this, then the bundle with plain Node.
+ *
+ * Why not `node --import tsx server/index.ts` in production: tsx compiles on a loader thread of its
+ * own, which stays alive with its own heap, and its hooks sit on the module loader. Measured on
+ * the API's hot path (bench/, BENCHMARKS.md): ~37 MB more resident memory and more CPU per
+ * request. Tests and scripts keep running the TypeScript sources through tsx.
+ *
+ *   node --import tsx scripts/bundle-server.ts [outfile]
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const SERVER_BUNDLE = path.join(ROOT, 'var', 'server', 'index.mjs');
+
+/** Writes the server's bundle to `outfile`; resolves to its path. Fails on any compile error. */
+export function bundleServer(outfile = SERVER_BUNDLE): Promise<string> {
+  return bundle(path.join(ROOT, 'server', 'index.ts'), outfile);
+}
+
+/** Bundles one entry module the same way (the benchmark's baseline server is built with it too). */
+export async function bundle(entry: string, outfile: string): Promise<string> {
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // Dependencies load from node_modules as they do under tsx (same versions, same files).
+    packages: 'external',
+    // `--enable-source-maps` (npm start) maps stack traces in logs back to the TypeScript sources.
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await bundleServer(process.argv[2] ? path.resolve(process.argv[2]) : undefined);
+}

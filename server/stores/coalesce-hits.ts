@@ -1,0 +1,59 @@
+/**
+ * Request coalescing for a shared counter (the Redis store's `hit`). Under load, many requests of
+ * one subject (an agent, an IP) arrive while that subject's previous increment is still on its
+ * way to Redis; sending one command each costs every request a command's encoding, reply parsing
+ * and promise chain (measured: ~10 µs of CPU per EVALSHA with node-redis, about half a bare
+ * node:http response). So per key at most one increment is in flight: the hits that arrive
+ * meanwhile wait for it and then go together as one atomic `+n`, and each gets the count it would
+ * have had alone (the batch's total minus the hits after it). The first hit of a quiet key is sent
+ * at once, so an idle server adds no latency; a busy one adds at most one round trip.
+ *
+ * Exactness across processes is unchanged: every increment is atomic in Redis, and within a batch
+ * the counts are consecutive, as if its hits had been sent back to back.
+ */
+import type { WindowCount } from './types.ts';
+
+/** Adds `n` hits to `key` atomically; resolves to the window after them (count includes all n). */
+export type AddHits = (key: string, n: number, windowSeconds: number) => Promise<WindowCount>;
+
+interface Waiter { resolve: (w: WindowCount) => void; reject: (err: unknown) => void }
+
+interface KeyState {
+  windowSeconds: number;
+  /** Hits waiting for the increment in flight to finish. */
+  waiting: Waiter[];
+}
+
+export function coalesceHits(addHits: AddHits): (key: string, windowSeconds: number) => Promise<WindowCount> {
+  /** Keys with an increment in flight. */
+  const busy = new Map<string, KeyState>();
+
+  const send = (key: string, state: KeyState, batch: Waiter[]) => {
+    addHits(key, batch.length, state.windowSeconds).then(
+      ({ count, resetSeconds }) => {
+        const first = count - batch.length;
+        for (let i = 0; i < batch.length; i++) batch[i]!.resolve({ count: first + i + 1, resetSeconds });
+        next(key, state);
+      },
+      (err: unknown) => {
+        for (const w of batch) w.reject(err);
+        next(key, state);
+      },
+    );
+  };
+
+  const next = (key: string, state: KeyState) => {
+    if (state.waiting.length === 0) { busy.delete(key); return; }
+    const batch = state.waiting;
+    state.waiting = [];
+    send(key, state, batch);
+  };
+
+  return (key, windowSeconds) => new Promise<WindowCount>((resolve, reject) => {
+    const state = busy.get(key);
+    if (state !== undefined) { state.waiting.push({ resolve, reject }); return; }
+    const fresh: KeyState = { windowSeconds, waiting: [] };
+    busy.set(key, fresh);
+    send(key, fresh, [{ resolve, reject }]);
+  });
+}
