@@ -1,5 +1,19 @@
 /** What the stages share while one build runs. */
 import type { ReadModelPage } from '../server/schemas/read-model.ts';
+import type { PageRead, PageReadTask } from './stages/page-read.ts';
+import type { SessionResult, SessionTask } from './stages/search-index.ts';
+import type { PageCheckTask } from './stages/validate.ts';
+
+/** The build's worker threads (worker-tasks.ts), as the stages use them. */
+export interface BuildWorkers {
+  /** Number of workers: how much work is worth having in flight. */
+  readonly size: number;
+  read(task: PageReadTask): Promise<PageRead>;
+  /** One Pagefind session, by the worker's own Pagefind process. */
+  index(task: SessionTask): Promise<SessionResult>;
+  /** Null when the written page file is valid, else what is wrong with it. */
+  check(task: PageCheckTask): Promise<string | null>;
+}
 
 export interface ProgressEvent {
   stage: string;
@@ -22,15 +36,20 @@ export interface BuildContext {
   log(line: string): void;
   warn(line: string): void;
   progress(done: number, total?: number): void;
+  workers: BuildWorkers;
 }
 
 export interface CrawledPage {
   /** `/servicios/fontaneria/`. */
   path: string;
-  /** The built HTML file; the Markdown stage parses it again (trees are not kept between stages). */
+  /** The built HTML file. */
   file: string;
   /** What extraction needs from the document, read while the crawler had it parsed. */
   facts: PageFacts;
+  /** Its Markdown, converted from the same parse (page-read.ts); null when not converted. */
+  markdown: string | null;
+  /** Why the conversion failed: the markdown stage reports it, naming the page. */
+  markdownError?: string;
 }
 
 /** Raw facts of one document (extract.ts `readFacts`): the stage validates and derives from them. */

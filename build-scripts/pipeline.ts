@@ -2,6 +2,11 @@
  * The read-model build: astro → crawl → extract → markdown → company → search → validate →
  * precompress → site → publish. Everything is written to a staging folder; only the last stage makes it
  * visible, so a failure at any point leaves the published model (the `current` pointer) alone.
+ *
+ * search → validate and precompress → site run side by side: search spends most of its time
+ * waiting on Pagefind's own process, and precompress and site only read the built site, so the
+ * cores do both at once. Each stage keeps its own progress, timing and failure; when one of them
+ * fails, the build waits for the other to stop and reports the first failure.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -14,6 +19,7 @@ import type { BuildContext, ProgressEvent } from './context.ts';
 import { BuildError, messageOf } from './errors.ts';
 import { acquireLock } from './lock.ts';
 import { createManifest } from './manifest.ts';
+import { createBuildWorkers } from './workers.ts';
 import { astroBuild } from './stages/astro.ts';
 import { company } from './stages/company.ts';
 import { crawl } from './stages/crawl.ts';
@@ -42,6 +48,8 @@ export interface BuildOptions {
   log?: (line: string) => void;
   /** Receives the running stage's progress. */
   progress?: (event: ProgressEvent) => void;
+  /** Worker threads that read and convert pages, run Pagefind sessions and check pages (default: one per core). */
+  workers?: number;
 }
 
 export interface BuildResult {
@@ -55,6 +63,20 @@ export interface BuildResult {
   timings: Record<string, number>;
   totalMs: number;
   peakRssBytes: number;
+}
+
+const STAGE_ORDER = ['astro', 'crawl', 'extract', 'markdown', 'company', 'search', 'validate', 'precompress', 'site', 'publish'];
+
+/** Stage timings in the pipeline's order, whichever of two side-by-side stages finished first. */
+function inStageOrder(timings: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(STAGE_ORDER.filter((s) => s in timings).map((s) => [s, timings[s]!]));
+}
+
+/** Runs both; once both have stopped, throws the failure that came first, if any. */
+async function sideBySide(...runs: (() => Promise<void>)[]): Promise<void> {
+  let first: { error: unknown } | null = null;
+  await Promise.all(runs.map((run) => run().catch((error: unknown) => { first ??= { error }; })));
+  if (first) throw (first as { error: unknown }).error;
 }
 
 function resolveOptions(options: BuildOptions) {
@@ -83,9 +105,10 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
   const buildId = newBuildId();
   const stagingDir = path.join(outDir, BUILDS_DIR, `.staging-${buildId}`);
   let stageName = 'start';
+  const workers = createBuildWorkers(options.workers);
 
   const ctx: BuildContext = {
-    distDir, outDir, stagingDir, siteUrl, contentDir, buildId, log,
+    distDir, outDir, stagingDir, siteUrl, contentDir, buildId, log, workers,
     warn: (line) => {
       warnings.push(line);
       log(`warning: ${line}`);
@@ -93,13 +116,13 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
     progress: (done, total) => options.progress?.({ stage: stageName, done, total }),
   };
 
-  const stage = async <T>(name: string, run: () => Promise<T>, summary?: (value: T) => string): Promise<T> => {
+  const stage = async <T>(name: string, run: (ctx: BuildContext) => Promise<T>, summary?: (value: T) => string): Promise<T> => {
     stageName = name;
     const t = performance.now();
     options.progress?.({ stage: name, done: 0, total: undefined });
     let value: T;
     try {
-      value = await run();
+      value = await run({ ...ctx, progress: (done, total) => options.progress?.({ stage: name, done, total }) });
     } catch (err) {
       if (err instanceof BuildError) throw err;
       throw new BuildError(name, undefined, messageOf(err), { cause: err });
@@ -113,18 +136,24 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
   const release = await acquireLock(outDir);
   try {
     await fs.mkdir(stagingDir);
-    if (!options.skipAstro) await stage('astro', () => astroBuild(ctx, root), (r) => `${r.pages} pages built`);
-    const crawled = await stage('crawl', () => crawl(ctx), (r) => `${r.pages.length} pages`);
-    const metas = await stage('extract', () => extract(ctx, crawled.pages), (r) => `${r.length} pages`);
-    const pages = await stage('markdown', () => markdown(ctx, crawled.pages, metas), (r) => `${r.length} pages`);
-    await stage('company', () => company(ctx, pages), () => `${COMPANY_SECTIONS.length} sections`);
-    await stage('search', () => search(ctx, pages), (r) => `${r.indexed} pages indexed`);
-    await stage('validate', () => validate(ctx, pages), () => 'all JSON valid');
-    await stage('precompress', () => precompress(ctx), (r) => `${r.written} files written, ${r.files} eligible`);
-    await stage('site', () => copySite(ctx), (r) => `${r.files} files staged`);
+    if (!options.skipAstro) await stage('astro', (c) => astroBuild(c, root), (r) => `${r.pages} pages built`);
+    const crawled = await stage('crawl', (c) => crawl(c), (r) => `${r.pages.length} pages`);
+    const metas = await stage('extract', (c) => extract(c, crawled.pages), (r) => `${r.length} pages`);
+    const pages = await stage('markdown', (c) => markdown(c, crawled.pages, metas), (r) => `${r.length} pages`);
+    await stage('company', (c) => company(c, pages), () => `${COMPANY_SECTIONS.length} sections`);
+    await sideBySide(
+      async () => {
+        await stage('search', (c) => search(c, pages), (r) => `${r.indexed} pages indexed`);
+        await stage('validate', (c) => validate(c, pages), () => 'all JSON valid');
+      },
+      async () => {
+        const compressed = await stage('precompress', (c) => precompress(c), (r) => `${r.written} files written, ${r.files} eligible`);
+        await stage('site', (c) => copySite(c, compressed.siblings), (r) => `${r.files} files staged`);
+      },
+    );
 
-    const manifest = createManifest({ buildId, siteUrl, pages, timings });
-    const published = await stage('publish', () => publish(ctx, manifest), (r) =>
+    const manifest = createManifest({ buildId, siteUrl, pages, timings: inStageOrder(timings) });
+    const published = await stage('publish', (c) => publish(c, manifest), (r) =>
       `current → ${buildId}${r.removed.length ? `, removed ${r.removed.length} old build(s)` : ''}`);
     return {
       buildId,
@@ -132,14 +161,17 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
       previous: published.previous,
       manifest,
       warnings,
-      timings,
+      timings: inStageOrder(timings),
       totalMs: Math.round(performance.now() - started),
       peakRssBytes: process.resourceUsage().maxRSS * 1024,
     };
   } catch (err) {
+    // Workers may still be reading ahead in the staging folder: stop them before removing it.
+    await workers.close();
     await fs.rm(stagingDir, { recursive: true, force: true });
     throw err instanceof BuildError ? err : new BuildError(stageName, undefined, messageOf(err), { cause: err });
   } finally {
+    await workers.close();
     await release();
   }
 }

@@ -2,7 +2,8 @@
  * The build's terminal output. On a TTY the running stage's progress is one line rewritten in
  * place; elsewhere (CI, pipes) a line is printed at every 10 % (every 100 items when the total is
  * unknown) so logs stay short but show life.
- * Whole lines (stage results, warnings) are printed above the progress line.
+ * Whole lines (stage results, warnings) are printed above the progress line. Two stages may run
+ * side by side (pipeline.ts): each keeps its own 10 % steps.
  */
 import type { ProgressEvent } from './context.ts';
 
@@ -15,8 +16,7 @@ export interface Reporter {
 
 export function createReporter(stream: NodeJS.WriteStream = process.stderr, tty = Boolean(stream.isTTY) && !process.env.CI): Reporter {
   let shown = false;
-  let lastStage = '';
-  let lastStep = -1;
+  const lastStep = new Map<string, number>();
   let lastDraw = 0;
 
   const clear = () => {
@@ -32,10 +32,6 @@ export function createReporter(stream: NodeJS.WriteStream = process.stderr, tty 
       stream.write(line + '\n');
     },
     progress(event) {
-      if (event.stage !== lastStage) {
-        lastStage = event.stage;
-        lastStep = -1;
-      }
       if (tty) {
         const now = Date.now();
         // Redraw at most every 50 ms, and always on the last step.
@@ -52,8 +48,8 @@ export function createReporter(stream: NodeJS.WriteStream = process.stderr, tty 
       }
       if (event.done === 0) return;
       const step = Math.floor((event.done / event.total) * 10);
-      if (step > lastStep) {
-        lastStep = step;
+      if (step > (lastStep.get(event.stage) ?? -1)) {
+        lastStep.set(event.stage, step);
         stream.write(text(event) + '\n');
       }
     },

@@ -1,8 +1,10 @@
 /**
  * Crawl: walks the built site from its entry points — the home page by links, then the sitemap —
- * and returns every published page with what extraction needs from it (extract.ts `readFacts`).
- * Each document is parsed once here and its tree dropped: holding every tree until the Markdown
- * stage took ~350 KB per page (3.6 GB on a 10,000-page site); that stage parses the file again.
+ * and returns every published page with what extraction needs from it (extract.ts `readFacts`)
+ * and its Markdown, which the markdown stage uses once extraction has accepted the page. Pages are
+ * read by the build's worker threads (page-read.ts: one parse per page, the tree dropped after);
+ * several are read at once, but their results are taken in the order a one-at-a-time walk would
+ * visit them, so warnings, the first broken link and the published pages do not depend on timing.
  *
  * - A link to a path of this site that is neither a built page, a built file, nor a route the
  *   server answers itself fails the build, naming the page that holds it.
@@ -10,15 +12,11 @@
  *   Sitemap pages are still published; pages only in the output (no link, not in the sitemap) are not.
  * - `<meta http-equiv="refresh">` pages (Astro redirects) are followed, not published.
  */
-import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Element, Root } from 'hast';
-import { visit } from 'unist-util-visit';
-import { parseHtml } from '../markdown/index.ts';
 import type { BuildContext, CrawledPage } from '../context.ts';
-import { BuildError } from '../errors.ts';
+import { BuildError, forPage } from '../errors.ts';
 import { listFiles } from '../files.ts';
-import { readFacts } from './extract.ts';
+import type { PageRead } from './page-read.ts';
 import { readSitemap } from './sitemap.ts';
 
 export const STAGE = 'crawl';
@@ -44,6 +42,9 @@ interface Link {
   page: string | null;
   fragment: string;
 }
+
+/** Pages being read ahead of the one the walk takes next, per worker. */
+const READ_AHEAD = 8;
 
 interface Visited {
   page: CrawledPage;
@@ -104,27 +105,39 @@ export async function crawl(ctx: BuildContext): Promise<CrawlResult> {
   const broken: { from: string; href: string }[] = [];
   let done = 0;
 
-  const read = async (pagePath: string): Promise<Visited> => {
+  const read = (pagePath: string): Promise<PageRead> => {
     const file = pageFile(ctx.distDir, pagePath);
-    const tree = parseHtml(await fs.readFile(file, 'utf8'));
-    const { hrefs, ids, redirect } = scan(tree);
-    const facts = readFacts(tree);
+    const reading = forPage(STAGE, pagePath, () => ctx.workers.read({ file, url: new URL(pagePath, site).href }));
+    // Read ahead: it may fail before the walk awaits it (the walk stops at the first failure it reaches).
+    reading.catch(() => {});
+    return reading;
+  };
+
+  const take = (pagePath: string, r: PageRead): Visited => {
     const links: Link[] = [];
-    for (const href of redirect ? [...hrefs, redirect] : hrefs) {
+    for (const href of r.redirect ? [...r.hrefs, r.redirect] : r.hrefs) {
       if (href.startsWith('#')) continue;
       const link = resolve(href, pagePath);
       if (link === 'broken') broken.push({ from: pagePath, href });
       else if (link !== 'external') links.push(link);
     }
     ctx.progress(++done, output.size);
-    return { page: { path: pagePath, file, facts }, ids, links, redirect };
+    const page: CrawledPage = { path: pagePath, file: pageFile(ctx.distDir, pagePath), facts: r.facts, markdown: r.markdown };
+    if (r.markdownError !== undefined) page.markdownError = r.markdownError;
+    return { page, ids: r.ids, links, redirect: r.redirect };
   };
 
   const walk = async (seeds: string[]): Promise<void> => {
     const queue = seeds.filter((s) => !queued.has(s));
     for (const s of queue) queued.add(s);
-    for (let current = queue.shift(); current !== undefined; current = queue.shift()) {
-      const v = await read(current);
+    const reads = new Map<number, Promise<PageRead>>();
+    const ahead = READ_AHEAD * ctx.workers.size;
+    let started = 0;
+    for (let i = 0; i < queue.length; i++) {
+      for (; started < queue.length && started <= i + ahead; started++) reads.set(started, read(queue[started]!));
+      const current = queue[i]!;
+      const v = take(current, await reads.get(i)!);
+      reads.delete(i);
       visited.set(current, v);
       for (const link of v.links) {
         if (link.page && !queued.has(link.page)) {
@@ -160,21 +173,4 @@ export async function crawl(ctx: BuildContext): Promise<CrawlResult> {
   const pages = [...visited.values()].filter((v) => v.redirect === null).map((v) => v.page);
   pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { pages, unlinked };
-}
-
-/** Link targets, element ids and a meta-refresh target of one document. */
-function scan(tree: Root): { hrefs: string[]; ids: Set<string>; redirect: string | null } {
-  const hrefs: string[] = [];
-  const ids = new Set<string>();
-  let redirect: string | null = null;
-  visit(tree, 'element', (node: Element) => {
-    const { id, href, httpEquiv, content } = node.properties;
-    if (typeof id === 'string' && id) ids.add(id);
-    if (node.tagName === 'a' && typeof href === 'string') hrefs.push(href.trim());
-    if (node.tagName === 'meta' && String(httpEquiv).toLowerCase() === 'refresh' && typeof content === 'string') {
-      const target = /url\s*=\s*['"]?([^'"]+)/i.exec(content)?.[1];
-      if (target) redirect = target.trim();
-    }
-  });
-  return { hrefs, ids, redirect };
 }

@@ -1,18 +1,17 @@
 /**
- * Markdown: parses each page's built HTML, converts its main content (see build-scripts/markdown/)
- * and hashes it, then writes `pages/<slug>.json`. One tree at a time is alive.
+ * Markdown: each page's Markdown (converted by the crawl's workers from the same parse, see
+ * page-read.ts and build-scripts/markdown/), hashed with its title and written as
+ * `pages/<slug>.json`. A page whose conversion failed fails here, named.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Element, Root } from 'hast';
-import { select } from 'hast-util-select';
-import { hastToMarkdown, parseHtml } from '../markdown/index.ts';
 import type { BuildContext, CrawledPage, PageMeta, ReadModelPage } from '../context.ts';
-import { forPage } from '../errors.ts';
-import { writeJson } from '../files.ts';
+import { BuildError, forPage } from '../errors.ts';
 
 export const STAGE = 'markdown';
+/** Page files being written at once. */
+const WRITES = 16;
 
 export function pageHash(title: string, markdown: string): string {
   return createHash('sha256').update(`${title}\n${markdown}`).digest('hex');
@@ -23,27 +22,22 @@ function toPage(meta: PageMeta, markdown: string): ReadModelPage {
   return { ...fields, markdown, hash: pageHash(meta.title, markdown) };
 }
 
-function addHeading(tree: Root, title: string): void {
-  const container = select('main', tree) ?? select('[role=main]', tree) ?? select('body', tree);
-  const h1: Element = { type: 'element', tagName: 'h1', properties: {}, children: [{ type: 'text', value: title }] };
-  if (container) container.children.unshift(h1);
-}
-
 export async function markdown(ctx: BuildContext, crawled: CrawledPage[], metas: PageMeta[]): Promise<ReadModelPage[]> {
-  const pages: ReadModelPage[] = [];
-  for (const [i, page] of crawled.entries()) {
-    const meta = metas[i]!;
-    const result = await forPage(STAGE, page.path, async () => {
-      const tree = parseHtml(await fs.readFile(page.file, 'utf8'));
-      // The title heads every page's Markdown, also when it came from <title>, not an <h1>.
-      if (!meta.hasH1) addHeading(tree, meta.title);
-      const md = hastToMarkdown(tree, { baseUrl: meta.url });
-      const out = toPage(meta, md);
-      await writeJson(path.join(ctx.stagingDir, 'pages', `${out.slug}.json`), out);
-      return out;
-    });
-    pages.push(result);
-    ctx.progress(pages.length, crawled.length);
-  }
+  const pages: ReadModelPage[] = crawled.map((page, i) => {
+    if (page.markdownError !== undefined) throw new BuildError(STAGE, page.path, page.markdownError);
+    if (page.markdown === null) throw new BuildError(STAGE, page.path, 'the page was not converted');
+    return toPage(metas[i]!, page.markdown);
+  });
+  const dir = path.join(ctx.stagingDir, 'pages');
+  await fs.mkdir(dir, { recursive: true });
+  let next = 0;
+  let done = 0;
+  await Promise.all(Array.from({ length: WRITES }, async () => {
+    for (let i = next++; i < pages.length; i = next++) {
+      const page = pages[i]!;
+      await forPage(STAGE, page.path, () => fs.writeFile(path.join(dir, `${page.slug}.json`), JSON.stringify(page) + '\n'));
+      ctx.progress(++done, pages.length);
+    }
+  }));
   return pages;
 }

@@ -3,9 +3,14 @@
  * files of 1 KB or more, which sirv serves as-is (its `gzip`/`brotli` options) instead of
  * compressing per request. Files whose siblings are already newer are skipped, and a sibling
  * that would not be smaller is not written.
+ *
+ * Siblings are written to a temporary name and renamed into place, never rewritten in place: the
+ * site stage hard-links them into the build instead of copying them (site.ts), so a published
+ * build's sibling must never change when a later build compresses the file again.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { brotliWindowBits } from '../../server/middleware/compression.ts';
@@ -40,16 +45,22 @@ async function mtime(file: string): Promise<number> {
   return fs.stat(file).then((s) => s.mtimeMs, () => -1);
 }
 
-async function compressOne(file: string): Promise<number> {
+async function compressOne(file: string, siblings: string[]): Promise<number> {
   const data = await fs.readFile(file);
   const source = await mtime(file);
   let written = 0;
   for (const [ext, encode] of Object.entries(ENCODERS)) {
     const target = file + ext;
-    if ((await mtime(target)) >= source) continue;
+    if ((await mtime(target)) >= source) {
+      siblings.push(target);
+      continue;
+    }
     const out = await encode(data);
     if (out.length < data.length) {
-      await fs.writeFile(target, out);
+      const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
+      await fs.writeFile(temp, out);
+      await fs.rename(temp, target);
+      siblings.push(target);
       written++;
     } else {
       await fs.rm(target, { force: true });
@@ -58,7 +69,14 @@ async function compressOne(file: string): Promise<number> {
   return written;
 }
 
-export async function precompress(ctx: BuildContext): Promise<{ files: number; written: number }> {
+export interface PrecompressResult {
+  files: number;
+  written: number;
+  /** Every sibling now in the site, written by this build or an earlier one (always by rename). */
+  siblings: Set<string>;
+}
+
+export async function precompress(ctx: BuildContext): Promise<PrecompressResult> {
   const candidates: string[] = [];
   for (const file of await listFiles(ctx.distDir)) {
     if (!EXTENSIONS.some((ext) => file.endsWith(ext))) continue;
@@ -67,15 +85,16 @@ export async function precompress(ctx: BuildContext): Promise<{ files: number; w
   let next = 0;
   let done = 0;
   let written = 0;
+  const siblings: string[] = [];
   // zlib runs on libuv's thread pool: keep it busy without queueing every file at once.
   const workers = Array.from({ length: Math.max(2, os.availableParallelism()) }, async () => {
     for (let i = next++; i < candidates.length; i = next++) {
       const file = candidates[i]!;
-      const n = await forPage(STAGE, file, () => compressOne(file));
+      const n = await forPage(STAGE, file, () => compressOne(file, siblings));
       written += n;
       ctx.progress(++done, candidates.length);
     }
   });
   await Promise.all(workers);
-  return { files: candidates.length, written };
+  return { files: candidates.length, written, siblings: new Set(siblings) };
 }

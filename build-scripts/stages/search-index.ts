@@ -11,12 +11,13 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import * as pagefind from 'pagefind';
 import type { ReadModelPage } from '../../server/schemas/read-model.ts';
 import { markdownToText } from '../../server/search/plain-text.ts';
 import { PAGEFIND_DIR, SIDECAR_FILE, SIDECAR_FORMAT, type Sidecar } from '../../server/search/sidecar.ts';
 import { words } from '../../server/search/text.ts';
+import { readPayload } from '../pagefind/files.ts';
+import { mergeSessions } from '../pagefind/merge.ts';
 
 /** Files Pagefind writes for browsers (UI, highlighting, worker); the Node runtime needs none. */
 const BROWSER_ONLY = [
@@ -33,6 +34,32 @@ export function indexedText(page: Pick<ReadModelPage, 'description' | 'markdown'
 
 /** Records in flight to Pagefind at once. */
 const RECORD_WINDOW = 64;
+/**
+ * Pages per Pagefind session. Pagefind's process holds ~0.33 MB per page of our text until its
+ * bundle is written (3.1 GB for 10,000 pages in one session); sessions of this size keep it under
+ * ~200 MB, two of them at once included, and merge.ts joins their bundles into the one a single
+ * session would have written.
+ */
+export const SESSION_PAGES = 500;
+
+/** What a session needs of each page. */
+export type SessionPage = Pick<ReadModelPage, 'path' | 'title' | 'city' | 'description' | 'markdown'>;
+
+export interface SessionTask {
+  pages: SessionPage[];
+  /** Where the session's bundle is written. */
+  bundle: string;
+}
+
+export interface SessionResult {
+  /** The indexed text of each page, in order. */
+  texts: string[];
+  /** Folded word → pages of the session it appears in (title included). */
+  df: [string, number][];
+}
+
+/** Runs one session somewhere: in this thread (the default) or in a build worker (the pipeline). */
+export type SessionRunner = (task: SessionTask) => Promise<SessionResult>;
 
 function fail(what: string, errors: string[]): never {
   throw new Error(`pagefind ${what}: ${errors.join('; ')}`);
@@ -44,31 +71,33 @@ async function fragmentUrls(bundle: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const name of await fs.readdir(dir)) {
     if (!name.endsWith('.pf_fragment')) continue;
-    let data = gunzipSync(await fs.readFile(path.join(dir, name)));
-    const signature = data.subarray(0, 12).toString();
-    if (signature !== 'pagefind_dcd') throw new Error(`unexpected fragment format in ${name}`);
-    data = data.subarray(12);
-    const json = JSON.parse(data.toString('utf8')) as { url?: string } | Record<string, { url: string }>;
+    const json = JSON.parse((await readPayload(path.join(dir, name))).toString('utf8')) as { url?: string } | Record<string, { url: string }>;
     if (typeof json.url === 'string') out.set(name.slice(0, -'.pf_fragment'.length), json.url);
     else for (const [id, fragment] of Object.entries(json as Record<string, { url: string }>)) out.set(id, fragment.url);
   }
   return out;
 }
 
-export async function buildSearchIndex(opts: { pages: ReadModelPage[]; outDir: string; siteUrl: string }): Promise<{ indexed: number }> {
-  const { pages, outDir, siteUrl } = opts;
-  const bundle = path.join(outDir, PAGEFIND_DIR);
-  await fs.rm(outDir, { recursive: true, force: true });
-  await fs.mkdir(outDir, { recursive: true });
-
-  const texts = new Map<string, string>();
-  const df = new Map<string, number>();
-  for (const page of pages) {
-    const text = indexedText(page);
-    texts.set(page.path, text);
-    for (const w of new Set(words(`${page.title} ${text}`))) df.set(w, (df.get(w) ?? 0) + 1);
+/**
+ * One Pagefind index of `pages`, written to `bundle`, by this thread's Pagefind process (each
+ * worker thread has its own, so sessions in two workers run side by side), which is stopped
+ * afterwards: its memory goes back to the system, and the thread, still running, collects its
+ * exit (an orphan's CPU time would be missing from the build's own accounts).
+ */
+export async function indexSession(task: SessionTask): Promise<SessionResult> {
+  try {
+    return await runSession(task);
+  } finally {
+    await pagefind.close();
   }
+}
 
+async function runSession({ pages, bundle }: SessionTask): Promise<SessionResult> {
+  const texts = pages.map(indexedText);
+  const df = new Map<string, number>();
+  pages.forEach((page, i) => {
+    for (const w of new Set(words(`${page.title} ${texts[i]}`))) df.set(w, (df.get(w) ?? 0) + 1);
+  });
   const created = await pagefind.createIndex({ forceLanguage: 'es' });
   if (!created.index) fail('createIndex', created.errors);
   const index = created.index;
@@ -77,9 +106,9 @@ export async function buildSearchIndex(opts: { pages: ReadModelPage[]; outDir: s
     // sending the next made the stage a chain of round trips (most of its time on 10,000 pages).
     for (let i = 0; i < pages.length; i += RECORD_WINDOW) {
       const batch = pages.slice(i, i + RECORD_WINDOW);
-      const added = await Promise.all(batch.map((page) => index.addCustomRecord({
+      const added = await Promise.all(batch.map((page, k) => index.addCustomRecord({
         url: page.path,
-        content: texts.get(page.path)!,
+        content: texts[i + k]!,
         language: 'es',
         meta: { title: page.title },
         filters: page.city ? { city: [page.city] } : {},
@@ -89,9 +118,83 @@ export async function buildSearchIndex(opts: { pages: ReadModelPage[]; outDir: s
     const written = await index.writeFiles({ outputPath: bundle });
     if (written.errors.length) fail('writeFiles', written.errors);
   } finally {
+    // Frees the session's records in Pagefind's process, which the next session reuses.
     await index.deleteIndex().catch(() => null);
-    await pagefind.close();
   }
+  return { texts, df: [...df] };
+}
+
+/**
+ * `JSON.stringify(sidecar)`, written a page at a time: the whole string is twice the site's text
+ * in memory (~120 MB on 10,000 pages) on top of the file's bytes.
+ */
+async function writeSidecar(file: string, sidecar: Sidecar): Promise<void> {
+  const { pages, vocabulary, ...head } = sidecar;
+  const out = await fs.open(file, 'w');
+  try {
+    let chunk = `${JSON.stringify(head).slice(0, -1)},"pages":[`;
+    const flush = async (force = false) => {
+      if (!force && chunk.length < 1 << 20) return;
+      await out.write(chunk);
+      chunk = '';
+    };
+    for (const [i, page] of pages.entries()) {
+      chunk += (i ? ',' : '') + JSON.stringify(page);
+      await flush();
+    }
+    chunk += `],"vocabulary":${JSON.stringify(vocabulary)}}`;
+    await flush(true);
+  } finally {
+    await out.close();
+  }
+}
+
+export async function buildSearchIndex(opts: {
+  pages: ReadModelPage[];
+  outDir: string;
+  siteUrl: string;
+  sessionPages?: number;
+  /** Runs the sessions (default: one after the other, in this thread). */
+  runSession?: SessionRunner;
+  /** Sessions run at once (with a runner that spreads them over workers). */
+  parallel?: number;
+  /** Pages indexed so far, after each session. */
+  progress?: (done: number) => void;
+}): Promise<{ indexed: number }> {
+  const { pages, outDir, siteUrl } = opts;
+  const sessionPages = opts.sessionPages ?? SESSION_PAGES;
+  const run = opts.runSession ?? indexSession;
+  const parallel = opts.runSession ? Math.max(1, opts.parallel ?? 1) : 1;
+  const bundle = path.join(outDir, PAGEFIND_DIR);
+  await fs.rm(outDir, { recursive: true, force: true });
+  await fs.mkdir(outDir, { recursive: true });
+
+  const slices: SessionPage[][] = [];
+  for (let i = 0; i < pages.length; i += sessionPages) {
+    slices.push(pages.slice(i, i + sessionPages).map(({ path: p, title, city, description, markdown }) => ({ path: p, title, city, description, markdown })));
+  }
+  const sessionsDir = path.join(outDir, '.sessions');
+  const dirs = slices.length === 1 ? [bundle] : slices.map((_, i) => path.join(sessionsDir, String(i)));
+  const results: SessionResult[] = new Array(slices.length);
+  let next = 0;
+  let done = 0;
+  await Promise.all(Array.from({ length: Math.min(parallel, slices.length) }, async () => {
+    for (let i = next++; i < slices.length; i = next++) {
+      results[i] = await run({ pages: slices[i]!, bundle: dirs[i]! });
+      opts.progress?.(done += slices[i]!.length);
+    }
+  }));
+  if (slices.length > 1) {
+    await mergeSessions(dirs, bundle);
+    await fs.rm(sessionsDir, { recursive: true, force: true });
+  }
+
+  const texts = new Map<string, string>();
+  const df = new Map<string, number>();
+  results.forEach((r, i) => {
+    slices[i]!.forEach((page, k) => texts.set(page.path, r.texts[k]!));
+    for (const [w, n] of r.df) df.set(w, (df.get(w) ?? 0) + n);
+  });
   await Promise.all(BROWSER_ONLY.map((f) => fs.rm(path.join(bundle, f), { force: true })));
 
   const ids = await fragmentUrls(bundle);
@@ -106,6 +209,6 @@ export async function buildSearchIndex(opts: { pages: ReadModelPage[]; outDir: s
     }).sort((a, b) => (a.path < b.path ? -1 : 1)),
     vocabulary: [...df].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
   };
-  await fs.writeFile(path.join(outDir, SIDECAR_FILE), JSON.stringify(sidecar));
+  await writeSidecar(path.join(outDir, SIDECAR_FILE), sidecar);
   return { indexed: sidecar.pages.length };
 }

@@ -1,6 +1,8 @@
 /**
  * Search: the Pagefind index of the published pages, with the city as a filter, written to
- * `search/` of this build (see build-scripts/stages/search-index.ts for the index itself).
+ * `search/` of this build (see build-scripts/stages/search-index.ts for the index itself). Its
+ * sessions run in the build's workers, one per worker at a time, each with its own Pagefind
+ * process: Pagefind indexes on one core, and the workers are otherwise idle by now.
  */
 import path from 'node:path';
 import type { BuildContext, ReadModelPage } from '../context.ts';
@@ -10,7 +12,11 @@ export const STAGE = 'search';
 
 export async function search(ctx: BuildContext, pages: ReadModelPage[]): Promise<{ indexed: number }> {
   ctx.progress(0, pages.length);
-  const result = await buildSearchIndex({ pages, outDir: path.join(ctx.stagingDir, 'search'), siteUrl: ctx.siteUrl });
+  const result = await buildSearchIndex({
+    pages, outDir: path.join(ctx.stagingDir, 'search'), siteUrl: ctx.siteUrl,
+    runSession: (task) => ctx.workers.index(task), parallel: ctx.workers.size,
+    progress: (done) => ctx.progress(done, pages.length),
+  });
   ctx.progress(result.indexed, pages.length);
   if (result.indexed !== pages.length) {
     throw new Error(`the index holds ${result.indexed} pages of ${pages.length}`);

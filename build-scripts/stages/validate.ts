@@ -8,20 +8,44 @@ import path from 'node:path';
 import { ReadModelPageSchema, type ReadModelPage } from '../../server/schemas/read-model.ts';
 import { COMPANY_SECTIONS, COMPANY_SECTION_FIELDS, CompanyInfoSchema } from '../../server/schemas/resources.ts';
 import type { BuildContext } from '../context.ts';
-import { BuildError, messageOf } from '../errors.ts';
+import { BuildError, forPage, messageOf } from '../errors.ts';
 import { listFiles, readJson } from '../files.ts';
 
 export const STAGE = 'validate';
+
+function issueOf(err: unknown): string {
+  const issues = (err as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
+  return issues?.[0] ? `${issues[0].path.map(String).join('.') || '(root)'}: ${issues[0].message}` : messageOf(err);
+}
 
 function check<T>(parse: () => T, page: string | undefined, what: string): T {
   try {
     return parse();
   } catch (err) {
-    const issues = (err as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
-    const detail = issues?.[0] ? `${issues[0].path.map(String).join('.') || '(root)'}: ${issues[0].message}` : messageOf(err);
-    throw new BuildError(STAGE, page, `${what} is invalid: ${detail}`);
+    throw new BuildError(STAGE, page, `${what} is invalid: ${issueOf(err)}`);
   }
 }
+
+export interface PageCheckTask {
+  file: string;
+  /** `<slug>.json`. */
+  name: string;
+  /** The path and hash of the page that was written under that name. */
+  path: string;
+  hash: string;
+}
+
+/** Reads one written page back (in a build worker): null when it holds that page, else what is wrong. */
+export async function checkPageFile({ file, name, path: pagePath, hash }: PageCheckTask): Promise<string | null> {
+  const raw = await readJson(file);
+  const parsed = ReadModelPageSchema.strict().safeParse(raw);
+  if (!parsed.success) return `pages/${name} is invalid: ${issueOf(parsed.error)}`;
+  if (parsed.data.hash !== hash || parsed.data.path !== pagePath) return `pages/${name} does not hold what was written`;
+  return null;
+}
+
+/** Files being checked at once, per worker. */
+const CHECK_AHEAD = 8;
 
 export async function validate(ctx: BuildContext, expected: ReadModelPage[]): Promise<void> {
   const pagesDir = path.join(ctx.stagingDir, 'pages');
@@ -30,14 +54,25 @@ export async function validate(ctx: BuildContext, expected: ReadModelPage[]): Pr
   const total = files.length + COMPANY_SECTIONS.length;
   let done = 0;
 
-  for (const name of files) {
+  // Checked by the workers, several at once; results are taken in file order, so the first bad file is the one reported.
+  const checks = new Map<number, Promise<string | null>>();
+  const ahead = CHECK_AHEAD * ctx.workers.size;
+  let started = 0;
+  for (let i = 0; i < files.length; i++) {
+    for (; started < files.length && started <= i + ahead; started++) {
+      const name = files[started]!;
+      const want = wanted.get(name);
+      if (!want) continue;
+      const checking = forPage(STAGE, want.path, () => ctx.workers.check({ file: path.join(pagesDir, name), name, path: want.path, hash: want.hash }));
+      checking.catch(() => {});
+      checks.set(started, checking);
+    }
+    const name = files[i]!;
     const want = wanted.get(name);
     if (!want) throw new BuildError(STAGE, undefined, `pages/${name} does not belong to this build`);
-    const raw = await readJson(path.join(pagesDir, name));
-    const page = check(() => ReadModelPageSchema.strict().parse(raw), want.path, `pages/${name}`);
-    if (page.hash !== want.hash || page.path !== want.path) {
-      throw new BuildError(STAGE, want.path, `pages/${name} does not hold what was written`);
-    }
+    const problem = await checks.get(i)!;
+    checks.delete(i);
+    if (problem !== null) throw new BuildError(STAGE, want.path, problem);
     wanted.delete(name);
     ctx.progress(++done, total);
   }

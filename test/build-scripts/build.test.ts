@@ -3,6 +3,7 @@
  * that a failing one names its stage and page and leaves the published model current.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
@@ -133,6 +134,44 @@ siteTest('a broken internal link fails at crawl naming the page and target; the 
   assert.is(err.stage, 'crawl');
   assert.is(err.page, '/contacto/');
   assert.is(err.message, 'build failed at stage crawl, page /contacto/: broken link to ../no-existe/');
+});
+
+/** Threads of this process (Linux): each build worker is one while it runs. */
+function threads(): number {
+  return Number(/^Threads:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]);
+}
+
+siteTest('a failing build stops its worker threads', async (site) => {
+  await buildReadModel(options(site));
+  const before = threads();
+  await site.writePage('/contacto/', { h1: 'Contacto', links: ['/nada/'] });
+  const err = await expectFailure(buildReadModel({ ...options(site), workers: 2 }));
+  assert.is(err.stage, 'crawl');
+  assert.is(threads(), before);
+});
+
+siteTest('the build\'s site copies Astro\'s files and hard-links the siblings precompress made, which a later build never changes', async (site) => {
+  const big = `<svg xmlns="http://www.w3.org/2000/svg">${'<g/>'.repeat(400)}</svg>`;
+  await fs.writeFile(path.join(site.distDir, 'big.svg'), big);
+  const first = await buildReadModel(options(site));
+  const siteDir = path.join(site.outDir, 'builds', first.buildId, 'site');
+  const [copied, original] = await Promise.all([fs.stat(path.join(siteDir, 'big.svg')), fs.stat(path.join(site.distDir, 'big.svg'))]);
+  assert.is.not(copied.ino, original.ino, 'Astro\'s own file is copied');
+  const [linked, sibling] = await Promise.all([fs.stat(path.join(siteDir, 'big.svg.br')), fs.stat(path.join(site.distDir, 'big.svg.br'))]);
+  assert.is(linked.ino, sibling.ino, 'the sibling is hard-linked');
+  const publishedBr = await fs.readFile(path.join(siteDir, 'big.svg.br'));
+
+  // Astro rewrites the file in place; the next build compresses it again.
+  const changed = big.replace('<g/>', '<circle/>');
+  await fs.writeFile(path.join(site.distDir, 'big.svg'), changed);
+  await fs.utimes(path.join(site.distDir, 'big.svg'), new Date(), new Date(Date.now() + 5000));
+  const second = await buildReadModel(options(site));
+  assert.equal(await fs.readFile(path.join(siteDir, 'big.svg.br')), publishedBr, 'the published build keeps its sibling');
+  assert.is(brotliDecompressSync(await fs.readFile(path.join(siteDir, 'big.svg.br'))).toString(), big);
+  const secondSite = path.join(site.outDir, 'builds', second.buildId, 'site');
+  assert.is(brotliDecompressSync(await fs.readFile(path.join(secondSite, 'big.svg.br'))).toString(), changed);
+  assert.is(gunzipSync(await fs.readFile(path.join(secondSite, 'big.svg.gz'))).toString(), changed);
+  assert.equal((await fs.readdir(site.distDir)).filter((f) => f.endsWith('.tmp')), [], 'no temporary files left');
 });
 
 siteTest('a page without a title fails at extract; the previous model stays current', async (site) => {

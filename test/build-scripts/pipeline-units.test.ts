@@ -1,9 +1,18 @@
-/** Small parts of the build: progress output, the slug rule, build ids. */
+/** Small parts of the build: progress output, the slug rule, build ids, reading one page, the markdown stage. */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { BuildContext, CrawledPage, PageMeta } from '../../build-scripts/context.ts';
+import { BuildError } from '../../build-scripts/errors.ts';
+import { htmlToMarkdown, parseHtml } from '../../build-scripts/markdown/index.ts';
 import { createReporter } from '../../build-scripts/progress.ts';
-import { slugOf } from '../../build-scripts/stages/extract.ts';
+import { readFacts, slugOf } from '../../build-scripts/stages/extract.ts';
+import { markdown } from '../../build-scripts/stages/markdown.ts';
+import { readPage } from '../../build-scripts/stages/page-read.ts';
 import { newBuildId } from '../../build-scripts/build-id.ts';
+import { pageHtml, SITE_URL } from './fixture-site.ts';
 
 function sink() {
   let out = '';
@@ -39,6 +48,71 @@ test('on a terminal: one line rewritten in place and cleared before other output
   r.progress({ stage: 'crawl', done: 2, total: 2 });
   r.done();
   assert.is(s.text(), '\r\x1b[Kcrawl: 1/2 (50 %)\r\x1b[Kwarning: x\n\r\x1b[Kcrawl: 2/2 (100 %)\r\x1b[K');
+});
+
+test('two stages side by side: each keeps its own 10 % steps', () => {
+  const s = sink();
+  const r = createReporter(s.stream, false);
+  for (let i = 1; i <= 10; i++) {
+    r.progress({ stage: 'search', done: i, total: 10 });
+    r.progress({ stage: 'precompress', done: i * 2, total: 20 });
+  }
+  const lines = s.text().trimEnd().split('\n');
+  assert.is(lines.filter((l) => l.startsWith('search: ')).length, 10);
+  assert.is(lines.filter((l) => l.startsWith('precompress: ')).length, 10);
+  assert.is(lines.at(-1), 'precompress: 20/20 (100 %)');
+});
+
+test('one read of a page gives its links, ids, facts and Markdown, as reading each apart would', async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-read-'));
+  try {
+    const url = `${SITE_URL}/servicios/fontaneria/`;
+    const html = pageHtml({ h1: 'Fontanería', links: ['/contacto/', '#precios'], body: '<h2 id="precios">Precios</h2><p><a href="../">Arriba</a></p>' }, '/servicios/fontaneria/');
+    await fs.writeFile(path.join(dir, 'a.html'), html);
+    const read = await readPage({ file: path.join(dir, 'a.html'), url });
+    assert.equal(read.facts, readFacts(parseHtml(html)));
+    assert.is(read.markdown, htmlToMarkdown(html, { baseUrl: url }));
+    assert.ok(read.hrefs.includes('/contacto/') && read.hrefs.includes('#precios') && read.hrefs.includes('../'));
+    assert.ok(read.ids.has('precios'));
+    assert.is(read.redirect, null);
+
+    // Without an <h1>, the title (from <title>) heads the Markdown.
+    const untitled = pageHtml({ title: 'Aviso legal' }, '/aviso-legal/');
+    await fs.writeFile(path.join(dir, 'b.html'), untitled);
+    const b = await readPage({ file: path.join(dir, 'b.html'), url: `${SITE_URL}/aviso-legal/` });
+    assert.ok(b.markdown?.startsWith('# Aviso legal | Casa Fixture\n'), b.markdown ?? '');
+
+    // A redirect is followed, never converted; a conversion failure is kept for the markdown stage.
+    await fs.writeFile(path.join(dir, 'c.html'), '<html><head><meta http-equiv="refresh" content="0;url=/nuevo/"><title>x</title></head></html>');
+    const c = await readPage({ file: path.join(dir, 'c.html'), url: `${SITE_URL}/viejo/` });
+    assert.is(c.redirect, '/nuevo/');
+    assert.is(c.markdown, null);
+    const d = await readPage({ file: path.join(dir, 'a.html'), url: 'not a url' });
+    assert.is(d.markdown, null);
+    assert.match(d.markdownError ?? '', /Invalid URL/);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('the markdown stage fails on a page whose conversion failed, naming stage and page', async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-md-'));
+  try {
+    const ctx = { stagingDir: dir, progress: () => {} } as unknown as BuildContext;
+    const facts = { title: 'Hola', hasH1: true, canonical: undefined, description: undefined, kind: undefined, city: undefined };
+    const meta = (p: string): PageMeta => ({ path: p, url: SITE_URL + p, slug: slugOf(p), title: 'Hola', description: '', city: '', kind: 'info', hasH1: true });
+    const crawled: CrawledPage[] = [
+      { path: '/a/', file: '', facts, markdown: '# Hola\n' },
+      { path: '/b/', file: '', facts, markdown: null, markdownError: 'tabla imposible' },
+    ];
+    const err = await markdown(ctx, crawled, crawled.map((c) => meta(c.path))).then(() => null, (e: unknown) => e);
+    assert.instance(err, BuildError);
+    assert.is((err as BuildError).message, 'build failed at stage markdown, page /b/: tabla imposible');
+    const pages = await markdown(ctx, crawled.slice(0, 1), [meta('/a/')]);
+    assert.equal(JSON.parse(await fs.readFile(path.join(dir, 'pages', 'a.json'), 'utf8')), pages[0]);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
 });
 
 test('slugs follow the rule of the read-model schema', () => {

@@ -1,0 +1,45 @@
+/**
+ * Pagefind 1.5's bundle files as its indexer writes them: every index, filter, meta and fragment
+ * file is gzip of the signature `pagefind_dcd` and the payload (CBOR, or JSON for fragments), and
+ * is named by the SHA-1 of its payload, written the way Pagefind writes it (each byte in hex
+ * without zero padding), cut to the shortest prefix no other file of its kind already has.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+
+const SIGNATURE = Buffer.from('pagefind_dcd');
+const gzip = promisify(zlib.gzip);
+const gunzip = promisify(zlib.gunzip);
+
+export async function readPayload(file: string): Promise<Buffer> {
+  const data = await gunzip(await fs.readFile(file));
+  if (!data.subarray(0, SIGNATURE.length).equals(SIGNATURE)) throw new Error(`${file}: not a Pagefind file (no pagefind_dcd signature)`);
+  return data.subarray(SIGNATURE.length);
+}
+
+export async function writePayload(file: string, payload: Uint8Array): Promise<void> {
+  await fs.writeFile(file, await gzip(Buffer.concat([SIGNATURE, payload])));
+}
+
+/** Pagefind's `full_hash`: SHA-1, each byte formatted with `{:x?}` (so 0x05 is "5", not "05"). */
+export function fullHash(payload: Uint8Array): string {
+  let out = '';
+  for (const byte of createHash('sha1').update(payload).digest()) out += byte.toString(16);
+  return out;
+}
+
+/**
+ * The name of a file among `taken` (which it joins): `<language>_` and the hash's first
+ * `prefix` characters, one more for as long as another file already holds that name.
+ */
+export function shortName(language: string, hash: string, prefix: number, taken: Set<string>): string {
+  const full = `${language}_${hash}`;
+  let length = language.length + 1 + prefix;
+  let name = full.slice(0, length);
+  while (taken.has(name) && length < full.length) name = full.slice(0, ++length);
+  if (taken.has(name)) throw new Error(`two Pagefind files with the same hash ${full}`);
+  taken.add(name);
+  return name;
+}

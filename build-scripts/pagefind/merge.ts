@@ -1,0 +1,312 @@
+/**
+ * One Pagefind bundle from the bundles of several indexing sessions over consecutive slices of
+ * the same pages, equal to the bundle one session over all of them writes.
+ *
+ * Why: Pagefind's indexer holds every record it was given, and its `writeFiles` several copies of
+ * them, until the bundle is written — ~0.33 MB per page of our text (3.1 GB at 10,000 pages,
+ * BENCHMARKS.md note 4). Sessions of a bounded size keep its process small; this puts their
+ * output back together, so the runtime (server/search/) loads one ordinary bundle and ranks
+ * exactly as before.
+ *
+ * What a session's bundle holds, and how it merges (Pagefind 1.5.2's format, checked on read):
+ *   - meta (`pagefind.<lang>_<hash>.pf_meta`): version, pages `[fragment hash, word count]` in
+ *     page-number order, index chunks `[from, to, hash]`, filters `[name, hash]`, sorts, meta
+ *     field names. Session k's page n becomes page `offset_k + n`.
+ *   - index chunks: words in byte order, each `[word, pages, variants]`, a page
+ *     `[page number delta, locations, meta locations]`. Only the first delta of each session's
+ *     run changes: the rest of its bytes are copied as they are. Chunks are cut again over the
+ *     merged words, where Pagefind cuts them (a chunk ends once its locations plus pages reach
+ *     20,000), and named by their hash.
+ *   - filters: `[name, [[value, pages]]]`, pages absolute.
+ *   - fragments: one per page, independent of the others: moved, renamed only when the shorter
+ *     name is taken by an earlier page of another session (as one session would have named it).
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { CborReader, CborWriter } from './cbor.ts';
+import { fullHash, readPayload, shortName, writePayload } from './files.ts';
+
+/** Pagefind's own index chunk size (its `index_chunk_size` default), in locations + pages. */
+export const CHUNK_SIZE = 20_000;
+/** Hex characters of a file's hash in its name: meta files get more (Pagefind's choice). */
+const NAME_PREFIX = 7;
+const META_PREFIX = 10;
+const FORMAT = '1.5.2';
+
+interface Entry {
+  version: string;
+  languages: Record<string, { hash: string; wasm: string; page_count: number }>;
+  [key: string]: unknown;
+}
+
+type MetaPage = [hash: string, wordCount: number];
+type Meta = [version: string, pages: MetaPage[], chunks: [string, string, string][], filters: [string, string][], sorts: unknown[], metaFields: string[]];
+
+interface Session {
+  dir: string;
+  entry: Entry;
+  language: string;
+  meta: Meta;
+  /** Page number of this session's first page in the merged bundle. */
+  offset: number;
+}
+
+/** One session's run of pages for a word (or a word's variant): raw bytes after its first delta. */
+interface Run {
+  first: number;
+  last: number;
+  count: number;
+  /** The first page's fields after its page number, then the other pages, as encoded. */
+  rest: Uint8Array;
+}
+
+interface WordRuns {
+  pages: Run[];
+  /** Pagefind's chunk measure: locations + meta locations + 1, per page (variants not counted). */
+  size: number;
+  variants: Map<string, Run[]>;
+}
+
+function unsupported(dir: string, what: string): never {
+  throw new Error(`${dir}: ${what} — the session merge reads Pagefind ${FORMAT} bundles only`);
+}
+
+async function readSession(dir: string): Promise<Omit<Session, 'offset'>> {
+  const entry = JSON.parse(await fs.readFile(path.join(dir, 'pagefind-entry.json'), 'utf8')) as Entry;
+  if (entry.version !== FORMAT) unsupported(dir, `version ${entry.version}`);
+  const languages = Object.keys(entry.languages);
+  if (languages.length !== 1) unsupported(dir, `${languages.length} languages`);
+  const language = languages[0]!;
+  const meta = new CborReader(await readPayload(path.join(dir, `pagefind.${entry.languages[language]!.hash}.pf_meta`))).value() as Meta;
+  if (!Array.isArray(meta) || meta.length !== 6 || meta[0] !== FORMAT) unsupported(dir, 'unexpected meta layout');
+  if (meta[4].length > 0) unsupported(dir, 'sort indexes');
+  if (meta[1].some((p) => p.length !== 2)) unsupported(dir, 'grouped fragments');
+  return { dir, entry, language, meta };
+}
+
+/** Reads one run of pages (`[[delta, locs, metaLocs], …]`) at the reader's position. */
+function readRun(r: CborReader, dir: string): { run: Run | null; size: number } {
+  const count = r.array();
+  if (count === 0) return { run: null, size: 0 };
+  let abs = 0;
+  let first = 0;
+  let restStart = 0;
+  let size = 0;
+  for (let i = 0; i < count; i++) {
+    if (r.array() !== 3) unsupported(dir, 'a page entry that is not [page, locations, meta locations]');
+    abs += r.uint();
+    if (i === 0) { first = abs; restStart = r.pos; }
+    for (let k = 0; k < 2; k++) {
+      const n = r.array();
+      size += n;
+      for (let j = 0; j < n; j++) r.int();
+    }
+    size += 1;
+  }
+  return { run: { first, last: abs, count, rest: r.bytes.subarray(restStart, r.pos) }, size };
+}
+
+async function readWords(session: Session, words: Map<string, WordRuns>): Promise<void> {
+  for (const [, , hash] of session.meta[2]) {
+    const r = new CborReader(await readPayload(path.join(session.dir, 'index', `${hash}.pf_index`)));
+    if (r.array() !== 1) unsupported(session.dir, 'unexpected index chunk layout');
+    const n = r.array();
+    for (let i = 0; i < n; i++) {
+      if (r.array() !== 3) unsupported(session.dir, 'a word entry that is not [word, pages, variants]');
+      const word = r.text();
+      let entry = words.get(word);
+      if (!entry) words.set(word, entry = { pages: [], size: 0, variants: new Map() });
+      const { run, size } = readRun(r, session.dir);
+      entry.size += size;
+      if (run) entry.pages.push(shift(run, session.offset));
+      const variants = r.array();
+      for (let v = 0; v < variants; v++) {
+        if (r.array() !== 2) unsupported(session.dir, 'a variant that is not [form, pages]');
+        const form = r.text();
+        const { run: vrun } = readRun(r, session.dir);
+        if (!vrun) continue;
+        const runs = entry.variants.get(form);
+        if (runs) runs.push(shift(vrun, session.offset));
+        else entry.variants.set(form, [shift(vrun, session.offset)]);
+      }
+    }
+    if (!r.done) unsupported(session.dir, 'trailing bytes in an index chunk');
+  }
+}
+
+function shift(run: Run, offset: number): Run {
+  return { ...run, first: run.first + offset, last: run.last + offset };
+}
+
+function writeRuns(w: CborWriter, runs: Run[]): void {
+  w.array(runs.reduce((n, run) => n + run.count, 0));
+  let last = 0;
+  for (const run of runs) {
+    w.array(3).int(run.first - last).raw(run.rest);
+    last = run.last;
+  }
+}
+
+/** Byte order of UTF-8, which is Rust's `String` order: code point order, not UTF-16's. */
+export function compareBytes(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x - y;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length;
+}
+
+/** Pagefind's `get_prefixes`: each word cut one character past their common prefix. */
+function prefixes(a: string, b: string): [string, string] {
+  const ca = [...a];
+  const cb = [...b];
+  let common = 0;
+  while (common < ca.length && common < cb.length && ca[common] === cb[common]) common++;
+  return [ca.slice(0, common + 1).join(''), cb.slice(0, common + 1).join('')];
+}
+
+/** Pagefind's `chunk_meta`: chunk bounds shortened to the prefixes that tell neighbours apart. */
+export function chunkBounds(chunks: { from: string; to: string }[]): { from: string; to: string }[] {
+  const out = chunks.map((c) => ({ ...c }));
+  for (let i = 0; i + 1 < out.length; i++) {
+    const [to, from] = prefixes(out[i]!.to, out[i + 1]!.from);
+    if (compareBytes(to, out[i]!.from) >= 0) out[i]!.to = to;
+    out[i + 1]!.from = from;
+  }
+  return out;
+}
+
+async function writeChunks(words: Map<string, WordRuns>, language: string, outDir: string): Promise<[string, string, string][]> {
+  const sorted = [...words.keys()].sort(compareBytes);
+  const chunks: { from: string; to: string; payload: Buffer }[] = [];
+  let body = new CborWriter();
+  let count = 0;
+  let size = 0;
+  let from = '';
+  const close = (to: string) => {
+    const payload = new CborWriter().array(1).array(count).raw(body.bytes()).bytes();
+    chunks.push({ from, to, payload });
+    body = new CborWriter();
+    count = 0;
+    size = 0;
+  };
+  for (const [i, word] of sorted.entries()) {
+    const entry = words.get(word)!;
+    if (count === 0) from = word;
+    body.array(3).text(word);
+    writeRuns(body, entry.pages);
+    body.array(entry.variants.size);
+    for (const [form, runs] of entry.variants) {
+      body.array(2).text(form);
+      writeRuns(body, runs);
+    }
+    count++;
+    size += entry.size;
+    if (size >= CHUNK_SIZE || i === sorted.length - 1) close(word);
+  }
+  const taken = new Set<string>();
+  const bounds = chunkBounds(chunks);
+  const meta: [string, string, string][] = [];
+  for (const [i, chunk] of chunks.entries()) {
+    const name = shortName(language, fullHash(chunk.payload), NAME_PREFIX, taken);
+    await writePayload(path.join(outDir, 'index', `${name}.pf_index`), chunk.payload);
+    meta.push([bounds[i]!.from, bounds[i]!.to, name]);
+  }
+  return meta;
+}
+
+async function writeFilters(sessions: Session[], language: string, outDir: string): Promise<[string, string][]> {
+  const filters = new Map<string, Map<string, number[]>>();
+  for (const s of sessions) {
+    for (const [name, hash] of s.meta[3]) {
+      const [filter, values] = new CborReader(await readPayload(path.join(s.dir, 'filter', `${hash}.pf_filter`))).value() as [string, [string, number[]][]];
+      if (filter !== name) unsupported(s.dir, `filter file ${hash} holds ${filter}, not ${name}`);
+      let merged = filters.get(filter);
+      if (!merged) filters.set(filter, merged = new Map());
+      for (const [value, pages] of values) {
+        const list = merged.get(value) ?? [];
+        for (const p of pages) list.push(p + s.offset);
+        merged.set(value, list);
+      }
+    }
+  }
+  const taken = new Set<string>();
+  const meta: [string, string][] = [];
+  for (const filter of [...filters.keys()].sort(compareBytes)) {
+    const values = [...filters.get(filter)!].sort((a, b) => compareBytes(a[0], b[0]));
+    const payload = new CborWriter().value([filter, values]).bytes();
+    const name = shortName(language, fullHash(payload), NAME_PREFIX, taken);
+    await writePayload(path.join(outDir, 'filter', `${name}.pf_filter`), payload);
+    meta.push([filter, name]);
+  }
+  return meta;
+}
+
+/** Moves the fragments into `outDir`, named as one session over all pages would name them. */
+async function moveFragments(sessions: Session[], language: string, outDir: string): Promise<MetaPage[]> {
+  const taken = new Set<string>();
+  const pages: MetaPage[] = [];
+  const minimum = language.length + 1 + NAME_PREFIX;
+  for (const s of sessions) {
+    for (const [hash, wordCount] of s.meta[1]) {
+      const source = path.join(s.dir, 'fragment', `${hash}.pf_fragment`);
+      let name = hash;
+      if (hash.length !== minimum || taken.has(hash)) {
+        name = shortName(language, fullHash(await readPayload(source)), NAME_PREFIX, taken);
+      } else {
+        taken.add(name);
+      }
+      await fs.rename(source, path.join(outDir, 'fragment', `${name}.pf_fragment`));
+      pages.push([name, wordCount]);
+    }
+  }
+  return pages;
+}
+
+/**
+ * Merges the bundles in `sessionDirs` (sessions over consecutive slices of the pages, in order)
+ * into `outDir`. The session folders are consumed (fragments are moved out of them).
+ */
+export async function mergeSessions(sessionDirs: string[], outDir: string): Promise<{ pages: number }> {
+  if (sessionDirs.length === 0) throw new Error('no Pagefind sessions to merge');
+  const sessions: Session[] = [];
+  let offset = 0;
+  for (const dir of sessionDirs) {
+    const s = await readSession(dir);
+    sessions.push({ ...s, offset });
+    offset += s.meta[1].length;
+  }
+  const [first] = sessions as [Session, ...Session[]];
+  const { language } = first;
+  for (const s of sessions) {
+    if (s.language !== language) unsupported(s.dir, `language ${s.language} where the first session has ${language}`);
+    if (JSON.stringify(s.meta[5]) !== JSON.stringify(first.meta[5])) unsupported(s.dir, 'meta fields that differ between sessions');
+  }
+
+  await fs.mkdir(outDir, { recursive: true });
+  for (const sub of ['index', 'filter', 'fragment']) await fs.mkdir(path.join(outDir, sub), { recursive: true });
+  // The runtime (pagefind.js, its WebAssembly) is the same in every session's bundle.
+  for (const e of await fs.readdir(first.dir, { withFileTypes: true })) {
+    if (e.isFile() && !e.name.endsWith('.pf_meta') && e.name !== 'pagefind-entry.json') {
+      await fs.copyFile(path.join(first.dir, e.name), path.join(outDir, e.name));
+    }
+  }
+
+  const pages = await moveFragments(sessions, language, outDir);
+  const filters = await writeFilters(sessions, language, outDir);
+  const words = new Map<string, WordRuns>();
+  for (const s of sessions) await readWords(s, words);
+  const chunks = await writeChunks(words, language, outDir);
+  words.clear();
+
+  const meta: Meta = [FORMAT, pages, chunks, filters, [], first.meta[5]];
+  const payload = new CborWriter().value(meta).bytes();
+  const metaName = `${language}_${fullHash(payload).slice(0, META_PREFIX)}`;
+  await writePayload(path.join(outDir, `pagefind.${metaName}.pf_meta`), payload);
+  const entry: Entry = { ...first.entry, languages: { [language]: { ...first.entry.languages[language]!, hash: metaName, page_count: pages.length } } };
+  await fs.writeFile(path.join(outDir, 'pagefind-entry.json'), JSON.stringify(entry));
+  return { pages: pages.length };
+}

@@ -1,0 +1,20 @@
+/**
+ * The task module of the build's worker threads (pool/pool.ts): reads pages (crawl), runs Pagefind
+ * sessions (search: each worker drives its own Pagefind process) and checks written page files
+ * (validate). Loaded only inside workers; the stages reach it through `BuildContext.workers`.
+ */
+import { serveTasks } from './pool/serve.ts';
+import { readPage, type PageRead, type PageReadTask } from './stages/page-read.ts';
+import { indexSession, type SessionResult, type SessionTask } from './stages/search-index.ts';
+import { checkPageFile, type PageCheckTask } from './stages/validate.ts';
+
+export type WorkerTask = ({ kind: 'read' } & PageReadTask) | ({ kind: 'index' } & SessionTask) | ({ kind: 'check' } & PageCheckTask);
+export type WorkerTaskResult = PageRead | SessionResult | string | null;
+
+serveTasks<WorkerTask, WorkerTaskResult>((task) => {
+  switch (task.kind) {
+    case 'read': return readPage(task);
+    case 'index': return indexSession(task);
+    case 'check': return checkPageFile(task);
+  }
+});

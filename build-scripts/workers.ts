@@ -1,0 +1,29 @@
+/**
+ * The build's worker threads as the stages see them (`BuildContext.workers`): one pool per build,
+ * started on first use (the astro stage needs none) and closed by the pipeline when the build ends.
+ */
+import type { BuildWorkers } from './context.ts';
+import type { WorkerTask, WorkerTaskResult } from './worker-tasks.ts';
+import { createPool, defaultPoolSize, type Pool } from './pool/pool.ts';
+import type { PageRead } from './stages/page-read.ts';
+import type { SessionResult } from './stages/search-index.ts';
+
+const SCRIPT = new URL('./worker-tasks.ts', import.meta.url);
+/**
+ * A task holds one page's tree, or one Pagefind session's pages (~20 MB): a small old generation
+ * makes V8 collect sooner instead of growing each worker's heap to hundreds of megabytes, which
+ * counts against the build's memory (BENCHMARKS.md, issue 8).
+ */
+const WORKER_OLD_SPACE_MB = 256;
+
+export function createBuildWorkers(size = defaultPoolSize()): BuildWorkers & { close(): Promise<void> } {
+  let pool: Pool<WorkerTask, WorkerTaskResult> | undefined;
+  const run = (task: WorkerTask) => (pool ??= createPool(SCRIPT, { size, resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_SPACE_MB } })).run(task);
+  return {
+    size,
+    read: (task) => run({ kind: 'read', ...task }) as Promise<PageRead>,
+    index: (task) => run({ kind: 'index', ...task }) as Promise<SessionResult>,
+    check: (task) => run({ kind: 'check', ...task }) as Promise<string | null>,
+    close: async () => { await pool?.close(); },
+  };
+}

@@ -1,0 +1,96 @@
+/** The build's worker pool (build-scripts/pool/): results, failures, shutdown. */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { BuildError, forPage } from '../../build-scripts/errors.ts';
+import { createPool } from '../../build-scripts/pool/pool.ts';
+import { ROOT } from '../../server/config.ts';
+import type { TestTask } from './fixtures/pool/tasks.ts';
+
+const TASKS = new URL('./fixtures/pool/tasks.ts', import.meta.url);
+
+async function rejects(promise: Promise<unknown>, pattern: RegExp): Promise<void> {
+  const outcome = await promise.then(() => null, (err: unknown) => err);
+  assert.instance(outcome, Error, 'the promise should have been rejected');
+  assert.match((outcome as Error).message, pattern);
+}
+
+/** Threads of this process (Linux): a worker is one more until it is stopped. */
+function threads(): number {
+  return Number(/^Threads:\s+(\d+)/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1]);
+}
+
+test('each result answers its own task, whichever finishes first', async () => {
+  const pool = createPool<TestTask, number>(TASKS, { size: 2 });
+  try {
+    // The first task is slow: all the others overtake it.
+    const inputs = Array.from({ length: 20 }, (_, n) => ({ n, delayMs: n === 0 ? 300 : 1 }));
+    const finished: number[] = [];
+    const results = await Promise.all(inputs.map((t) => pool.run(t).then((r) => { finished.push(t.n); return r; })));
+    assert.equal(results, inputs.map((t) => t.n * 2));
+    assert.is(finished.at(-1), 0, `finished in order ${finished.join(' ')}`);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a task that throws rejects with its message; the pool goes on, and forPage names the stage and page', async () => {
+  const pool = createPool<TestTask, number>(TASKS, { size: 2 });
+  try {
+    const err = await forPage('markdown', '/guias/x/', () => pool.run({ n: 7, fail: true })).catch((e: unknown) => e);
+    assert.instance(err, BuildError);
+    assert.is((err as BuildError).message, 'build failed at stage markdown, page /guias/x/: task 7 cannot be done');
+    assert.is(await pool.run({ n: 8 }), 16);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a worker that dies fails every pending task and every later one', async () => {
+  const pool = createPool<TestTask, number>(TASKS, { size: 2 });
+  try {
+    const pending = [pool.run({ n: 1, delayMs: 200 }), pool.run({ n: 2, exit: true }), pool.run({ n: 3, delayMs: 200 })];
+    const settled = await Promise.allSettled(pending);
+    for (const s of settled) assert.is(s.status, 'rejected');
+    const reason = (settled[1] as PromiseRejectedResult).reason as Error;
+    assert.match(reason.message, /a build worker stopped \(exit code 3\)/);
+    await rejects(pool.run({ n: 4 }), /a build worker stopped/);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('close stops the workers (their threads end) and rejects what was still queued', async () => {
+  const before = threads();
+  const pool = createPool<TestTask, number>(TASKS, { size: 2 });
+  assert.is(await pool.run({ n: 1 }), 2);
+  assert.ok(threads() >= before + 2, 'two worker threads while the pool is open');
+  const queued = rejects(pool.run({ n: 2, delayMs: 500 }), /closed/);
+  await pool.close();
+  await queued;
+  assert.is(threads(), before);
+  await rejects(pool.run({ n: 3 }), /closed/);
+});
+
+test('an idle pool does not keep Node running', async () => {
+  // A process that opens a pool, runs one task and never closes it must still exit.
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'agentes-pool-'));
+  try {
+    const script = path.join(dir, 'forgets-close.mts');
+    await fsp.writeFile(script, `import { createPool } from ${JSON.stringify(new URL('../../build-scripts/pool/pool.ts', import.meta.url).href)};
+const pool = createPool(new URL(${JSON.stringify(TASKS.href)}), { size: 1 });
+process.stdout.write(String(await pool.run({ n: 21 })));
+`);
+    const res = spawnSync(process.execPath, ['--import', 'tsx', script], { cwd: ROOT, encoding: 'utf8', timeout: 30_000 });
+    assert.is(res.stdout.trim(), '42', res.stderr);
+    assert.is(res.status, 0, res.stderr);
+  } finally {
+    await fsp.rm(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
