@@ -3,7 +3,7 @@
  * page (building it is the expensive part); the page URL travels on the file, not the processor.
  *
  *   parse (rehype-parse's parser, without positions) → select-main → strip-chrome → normalize-text → headings → absolute-links
- *   → images → tables → disclosure → code-blocks → block-whitespace → rehype-remark → tight-lists → breaks
+ *   → images → tables → disclosure → code-blocks → block-whitespace → minified stand-in → rehype-remark (to-mdast.ts) → tight-lists → breaks
  *   → remark-gfm → remark-stringify
  */
 import type { Root } from 'hast';
@@ -26,6 +26,7 @@ import { stringifyOptions } from './stringify-options.ts';
 import { stripChrome } from './strip-chrome.ts';
 import { tables } from './tables.ts';
 import { tightLists } from './tight-lists.ts';
+import { minifiedStandIn, rehypeRemarkOptions } from './to-mdast.ts';
 
 export interface MarkdownOptions {
   /** The page's own URL (on SITE_URL): relative links and images resolve against it. */
@@ -43,7 +44,8 @@ const converter = unified()
   .use(disclosure)
   .use(codeBlocks)
   .use(blockWhitespace)
-  .use(rehypeRemark)
+  .use(minifiedStandIn)
+  .use(rehypeRemark, rehypeRemarkOptions)
   .use(tightLists)
   .use(breaks)
   // Unpadded tables: padding to align pipes multiplies a long cell's width into every row.
