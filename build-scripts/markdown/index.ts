@@ -3,7 +3,7 @@
  * page (building it is the expensive part); the page URL travels on the file, not the processor.
  *
  *   parse (rehype-parse's parser, without positions) → select-main → strip-chrome → normalize-text → headings → absolute-links
- *   → images → tables → disclosure → code-blocks → block-whitespace → minified stand-in → rehype-remark (to-mdast.ts) → tight-lists → breaks
+ *   → images → tables → disclosure → code-blocks → minified stand-in → rehype-remark (to-mdast.ts) → tight-lists → breaks
  *   → remark-gfm → remark-stringify
  */
 import type { Root } from 'hast';
@@ -14,7 +14,6 @@ import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
 import { absoluteLinks } from './absolute-links.ts';
-import { blockWhitespace } from './block-whitespace.ts';
 import { breaks } from './breaks.ts';
 import { codeBlocks } from './code-blocks.ts';
 import { disclosure } from './disclosure.ts';
@@ -43,7 +42,6 @@ const converter = unified()
   .use(tables)
   .use(disclosure)
   .use(codeBlocks)
-  .use(blockWhitespace)
   .use(minifiedStandIn)
   .use(rehypeRemark, rehypeRemarkOptions)
   .use(tightLists)
