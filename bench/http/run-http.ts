@@ -14,7 +14,8 @@ import path from 'node:path';
 import { parseConfig } from '../../server/config.ts';
 import { buildPath, readPointer } from '../../server/read-model/pointer.ts';
 import { startRedis } from '../lib/redis.ts';
-import { prepareServer, startBaseline, startServer, type Child } from '../lib/processes.ts';
+import { bundleServer } from '../../scripts/bundle-server.ts';
+import { startBaseline, startServer, type Child } from '../lib/processes.ts';
 import { median } from '../lib/stats.ts';
 import { load, type LoadRequest, type LoadResult, type LoadTool } from './load.ts';
 import { capture, scenarios, type Scenario } from './scenarios.ts';
@@ -121,7 +122,7 @@ export async function runHttp(opts: HttpOptions): Promise<HttpReport> {
     const raised = { ...common, RATE_LIMIT_ANONYMOUS: '1000000000', RATE_LIMIT_IDENTIFIED: '1000000000' };
     const limited = { ...common, RATE_LIMIT_ANONYMOUS: '1', RATE_LIMIT_IDENTIFIED: '1' };
     opts.log(`http: bundling the server as npm start does, starting the servers (read model snapshot, redis ${redis.url})`);
-    await prepareServer();
+    await bundleServer();
     const prof = (name: string) => (opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(opts.profileDir, name)}`] : []);
     const [baseline, memory, redisMain, memoryLimited, redisLimited] = await Promise.all([
       startBaseline(),

@@ -2,7 +2,7 @@
  * Child processes of a benchmark run: the real server (`server/index.ts`, exactly what `npm start`
  * runs), the bare node:http baseline, and helpers to read a child's memory from /proc.
  */
-import { bundle, bundleServer, SERVER_BUNDLE } from '../../scripts/bundle-server.ts';
+import { bundle, SERVER_BUNDLE } from '../../scripts/bundle-server.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -141,12 +141,9 @@ export function startScriptNodeOptions(): string[] {
   return serve.slice(1, -1);
 }
 
-/** Bundles the server from the current sources, as `npm start` does first. */
-export const prepareServer = () => bundleServer();
-
 /**
- * The real server — the bundle `prepareServer` wrote, with the start script's Node options — quiet,
- * on an ephemeral loopback port. `nodeArgs` are added (e.g. `--cpu-prof --cpu-prof-dir=…`: a
+ * The real server — the bundle `bundleServer` (scripts/bundle-server.ts) wrote, as `npm start`
+ * does first — with the start script's Node options, quiet, on an ephemeral loopback port. `nodeArgs` are added (e.g. `--cpu-prof --cpu-prof-dir=…`: a
  * profile is written when the server exits).
  */
 export function startServer(name: string, env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<Child> {

@@ -10,18 +10,15 @@ import type { HeaderList } from './header-list.ts';
 
 export const API_VERSION = '1';
 
-export function versionHeaders(config: Pick<Config, 'siteUrl' | 'deprecation'>): Record<string, string> {
-  const headers: Record<string, string> = { 'API-Version': API_VERSION };
+export function versionHeaderList(config: Pick<Config, 'siteUrl' | 'deprecation'>): HeaderList {
+  const headers: HeaderList = ['API-Version', API_VERSION];
   const d = config.deprecation;
   if (d) {
-    headers['Deprecation'] = '@' + Math.floor(d.deprecatedAt.getTime() / 1000);
-    headers['Sunset'] = d.sunsetAt.toUTCString();
-    headers['Link'] = `<${config.siteUrl}/desarrolladores/#versionado>; rel="deprecation"; type="text/html"`;
+    headers.push(
+      'Deprecation', '@' + Math.floor(d.deprecatedAt.getTime() / 1000),
+      'Sunset', d.sunsetAt.toUTCString(),
+      'Link', `<${config.siteUrl}/desarrolladores/#versionado>; rel="deprecation"; type="text/html"`,
+    );
   }
   return headers;
-}
-
-/** The same headers as a header list, for the API's answers. */
-export function versionHeaderList(config: Pick<Config, 'siteUrl' | 'deprecation'>): HeaderList {
-  return Object.entries(versionHeaders(config)).flat();
 }

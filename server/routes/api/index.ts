@@ -123,7 +123,6 @@ export function createApiHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
   };
 
   const fail = (res: ServerResponse, headers: HeaderList, err: unknown) => {
-    if (res.headersSent) { res.destroy(); return; }
     headers.push('Cache-Control', 'no-store');
     sendError(res, err instanceof StoreUnavailableError ? unavailable() : err, deps.log, headers);
   };
