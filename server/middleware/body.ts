@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { OAuthError } from '../errors.ts';
+import { lingerOnClose } from './lingering-close.ts';
 
 /** OAuth requests are a few hundred bytes; 16 KB leaves room for generous registration metadata. */
 export const OAUTH_BODY_LIMIT = 16 * 1024;
@@ -38,16 +39,21 @@ function expectType(req: IncomingMessage, expected: string): void {
   if (encoding && encoding.toLowerCase() !== 'identity') throw invalidRequest('Content-Encoding is not supported; send the body uncompressed.');
 }
 
-// The connection is closed after the 413, so a client still uploading is not read to the end.
-const tooLarge = (limit: number) =>
-  new OAuthError(413, 'invalid_request', `The request body is larger than ${limit} bytes.`, { Connection: 'close' });
+/**
+ * The connection is closed after the 413, so a client still uploading is not read to the end; the
+ * close lingers, or the client's unread 413 would be lost to a reset.
+ */
+function tooLarge(req: IncomingMessage, limit: number): OAuthError {
+  lingerOnClose(req.socket);
+  return new OAuthError(413, 'invalid_request', `The request body is larger than ${limit} bytes.`, { Connection: 'close' });
+}
 
 /** Reads the whole body, refusing more than `limit` bytes (by Content-Length up front, or as it streams). */
 export function readBody(req: IncomingMessage, limit = OAUTH_BODY_LIMIT): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
-    return Promise.reject(tooLarge(limit));
+    return Promise.reject(tooLarge(req, limit));
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -56,7 +62,7 @@ export function readBody(req: IncomingMessage, limit = OAUTH_BODY_LIMIT): Promis
     const onData = (chunk: Buffer) => {
       if (failed) return;
       size += chunk.length;
-      if (size > limit) { failed = true; chunks.length = 0; reject(tooLarge(limit)); return; }
+      if (size > limit) { failed = true; chunks.length = 0; reject(tooLarge(req, limit)); return; }
       chunks.push(chunk);
     };
     req.on('data', onData);

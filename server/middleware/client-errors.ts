@@ -16,6 +16,7 @@
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { sendJson, type Headers } from '../errors.ts';
+import { closeLingering } from './lingering-close.ts';
 
 export const CLIENT_ERROR_CODES = {
   badRequest: 'agentes_bad_request',
@@ -67,22 +68,6 @@ const CONNECT = rawResponse({
 
 type ParserSocket = Duplex & { _httpMessage?: { headersSent?: boolean } | null };
 
-/** How long a refused connection may keep sending before it is cut (lingering close). */
-const LINGER_MS = 1000;
-
-/**
- * Ends `socket` after `answer` without losing it: closing a socket whose client is still sending
- * makes the kernel reset the connection, and a reset can discard the answer before the client
- * reads it. So the answer is sent with a FIN, what still arrives is read and dropped, and the
- * socket is destroyed when the client closes its side or after LINGER_MS.
- */
-function answerAndClose(socket: Duplex, answer: Buffer): void {
-  socket.on('error', () => socket.destroy());
-  socket.end(answer);
-  socket.on('end', () => socket.destroy());
-  setTimeout(() => socket.destroy(), LINGER_MS).unref();
-}
-
 /** True (and answered 400) for an HTTP/1.1 request without Host. One header lookup per request. */
 export function refusedWithoutHost(req: http.IncomingMessage, res: http.ServerResponse): boolean {
   if (req.headers.host !== undefined || req.httpVersionMajor !== 1 || req.httpVersionMinor === 0) return false;
@@ -108,9 +93,9 @@ export function answerClientErrors(server: http.Server): void {
     const answer = err.code === 'HPE_HEADER_OVERFLOW' ? TOO_LARGE : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? TIMEOUT : BAD_REQUEST;
     // An answer to HEAD has no body, or the client would read it as the next answer.
     const head = err.rawPacket !== undefined && err.rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
-    answerAndClose(socket, head ? answer.head : answer.full);
+    closeLingering(socket, head ? answer.head : answer.full);
   });
-  server.on('connect', (_req: http.IncomingMessage, socket: Duplex) => answerAndClose(socket, CONNECT));
+  server.on('connect', (_req: http.IncomingMessage, socket: Duplex) => closeLingering(socket, CONNECT));
   server.on('checkExpectation', (_req: http.IncomingMessage, res: http.ServerResponse) => {
     res.shouldKeepAlive = false;
     sendJson(res, 417, body({

@@ -38,15 +38,40 @@ function clientCanSend(r: HostileRequest): boolean {
     && r.headers.every(([n, v]) => TOKEN.test(n) && VALUE_OK.test(v) && !CONNECTION_LEVEL.has(n.toLowerCase()));
 }
 
+/** True when chunked is the request's final transfer coding, so its body is framed in chunks (RFC 9112 §6.3 rule 4). */
+function declaresChunked(headers: HostileRequest['headers']): boolean {
+  const codings = headers.filter(([n]) => n.toLowerCase() === 'transfer-encoding')
+    .flatMap(([, v]) => v.split(',')).map((c) => c.trim().toLowerCase()).filter((c) => c !== '');
+  return codings.at(-1) === 'chunked';
+}
+
+/** `body` (possibly none) as a chunked body that ends: a chunk if non-empty, then the last-chunk (RFC 9112 §7.1). */
+const chunkedBody = (body: Buffer | undefined) => Buffer.concat([
+  ...(body && body.length > 0 ? [Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n')] : []),
+  Buffer.from('0\r\n\r\n'),
+]);
+
+/**
+ * The request as bytes, always a complete message: a body declared chunked is sent chunked and
+ * ended, never headers alone (the server would rightly wait for it until its request timeout,
+ * 30 s), and never with a Content-Length beside it (RFC 9112 §6.1 forbids the pair; the raw
+ * `smuggle` case covers that on purpose).
+ */
 function toRaw(r: HostileRequest): Buffer {
   if (r.raw) return r.raw;
   const lines = [`${r.method} ${r.target} HTTP/1.1`, 'Host: 127.0.0.1', ...r.headers.map(([n, v]) => `${n}: ${v}`), 'Connection: close'];
-  if (r.body) lines.push(`Content-Length: ${r.body.length}`);
+  const chunked = declaresChunked(r.headers);
+  if (r.body && !chunked) lines.push(`Content-Length: ${r.body.length}`);
   // Characters beyond Latin-1 go out as UTF-8, as a careless client would send them.
-  return Buffer.concat([Buffer.from(lines.join('\r\n') + '\r\n\r\n', 'utf8'), r.body ?? Buffer.alloc(0)]);
+  return Buffer.concat([Buffer.from(lines.join('\r\n') + '\r\n\r\n', 'utf8'), chunked ? chunkedBody(r.body) : r.body ?? Buffer.alloc(0)]);
 }
 
-function decode(headers: Answer['headers'], body: Buffer): Buffer {
+/**
+ * The body without its content coding. An answer to HEAD, a 204 or a 304 has no body at all, yet
+ * rightly names the coding the GET's body would have (RFC 9110 §9.3.2, §15.4.5): nothing to decode.
+ */
+function decode(status: number, headers: Answer['headers'], body: Buffer, head: boolean): Buffer {
+  if (head || status === 204 || status === 304) return body;
   const enc = headers['content-encoding'];
   if (enc === 'gzip') return gunzipSync(body);
   if (enc === 'br') return brotliDecompressSync(body);
@@ -83,7 +108,7 @@ function viaClient(port: number, r: HostileRequest, agent: http.Agent | false, t
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           try {
-            done({ status: res.statusCode ?? 0, headers: res.headers, body: decode(res.headers, Buffer.concat(chunks)), raw: false });
+            done({ status: res.statusCode ?? 0, headers: res.headers, body: decode(res.statusCode ?? 0, res.headers, Buffer.concat(chunks), r.method === 'HEAD'), raw: false });
           } catch (err) {
             done({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.alloc(0), failure: `undecodable body: ${(err as Error).message}`, raw: false });
           }
@@ -167,7 +192,7 @@ function viaSocket(port: number, bytes: Buffer, head: boolean, timeoutMs: number
       if (answer === null) { resolve({ status: 0, headers: {}, body: Buffer.alloc(0), failure: 'closed without an answer', raw: true }); return; }
       if (failure) { resolve({ ...answer, failure, raw: true }); return; }
       try {
-        resolve({ ...answer, body: decode(answer.headers, answer.body), raw: true });
+        resolve({ ...answer, body: decode(answer.status, answer.headers, answer.body, head), raw: true });
       } catch (err) {
         resolve({ ...answer, body: Buffer.alloc(0), failure: `undecodable body: ${(err as Error).message}`, raw: true });
       }

@@ -1,9 +1,10 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { OAuthError, sendError } from '../../../server/errors.ts';
 import { parseForm, readForm, readJson } from '../../../server/middleware/body.ts';
+import { LINGER_MS } from '../../../server/middleware/lingering-close.ts';
 
 const f = (s: string | Buffer, repeatable: string[] = []) => Object.fromEntries(parseForm(Buffer.from(s), repeatable));
 
@@ -63,6 +64,53 @@ test('readForm/readJson over HTTP: content types, limit, and the error response'
   const wrong = await post('/form', 'text/plain', 'a=1');
   assert.is(wrong.status, 400);
   assert.equal(await wrong.json(), { error: 'invalid_request', error_description: 'Content-Type must be application/x-www-form-urlencoded.' });
+}));
+
+/** How long the uploading client below leaves the answer unread: it is busy sending. */
+const READS_AFTER_MS = 200;
+
+/**
+ * Sends `bytes` in one write over a raw socket and reads what comes back only READS_AFTER_MS
+ * later, as a client busy uploading a big body does; keeps it until the connection ends, with how
+ * it ended.
+ */
+function upload(url: string, bytes: Buffer): Promise<{ answer: string; ms: number; error?: string }> {
+  return new Promise((resolve) => {
+    const { port } = new URL(url);
+    const t0 = Date.now();
+    const socket = net.connect(Number(port), '127.0.0.1', () => {
+      socket.pause();
+      socket.write(bytes, () => {});
+      setTimeout(() => socket.resume(), READS_AFTER_MS);
+    });
+    let answer = '';
+    let error: string | undefined;
+    socket.on('data', (c: Buffer) => { answer += c.toString('latin1'); });
+    socket.on('error', (err: NodeJS.ErrnoException) => { error ??= err.code; });
+    socket.on('close', () => resolve({ answer, ms: Date.now() - t0, ...(error ? { error } : {}) }));
+  });
+}
+
+test('readBody: a client still uploading past the limit gets its whole 413, then the connection closes', () => withEcho(async (url) => {
+  // Far beyond the socket buffers: most of it is still in flight when the 413 is written. Closing
+  // then is a reset, and a reset discards the answer the client has not read yet.
+  const body = Buffer.alloc(4 * 1024 * 1024, 0x61);
+  const head = (framing: string) => Buffer.from(`POST /form HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n${framing}\r\n\r\n`);
+  const framings = {
+    'Content-Length': Buffer.concat([head(`Content-Length: ${body.length}`), body]),
+    chunked: Buffer.concat([head('Transfer-Encoding: chunked'), Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')]),
+  };
+  for (let round = 0; round < 4; round++) {
+    for (const [framing, bytes] of Object.entries(framings)) {
+      const { answer, ms, error } = await upload(url, bytes);
+      const at = `${framing}, round ${round}${error ? ` (${error})` : ''}`;
+      assert.match(answer, /^HTTP\/1\.1 413 Payload Too Large\r\n/, `the 413 arrives: ${at}`);
+      assert.match(answer, /\r\nConnection: close\r\n/i, at);
+      const json = answer.slice(answer.indexOf('\r\n\r\n') + 4);
+      assert.equal(JSON.parse(json), { error: 'invalid_request', error_description: 'The request body is larger than 16384 bytes.' }, at);
+      assert.ok(ms < LINGER_MS + 2000, `the connection is not held open (${ms} ms): ${at}`);
+    }
+  }
 }));
 
 test.run();
