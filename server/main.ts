@@ -14,6 +14,7 @@ import type { ModelHolder } from './read-model/types.ts';
 import { openModel } from './read-model/holder.ts';
 import { createTokenService } from './auth/tokens.ts';
 import { API_BASE, createApiHandler } from './routes/api/index.ts';
+import { endOfTurn } from './end-of-turn.ts';
 import { oauthRoutes } from './routes/oauth/index.ts';
 import { identityRoute } from './routes/identity.ts';
 import { discoveryRoutes } from './routes/discovery.ts';
@@ -62,8 +63,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
   const app = createApp(deps, [oauthRoutes, identityRoute, discoveryRoutes, mcpRoute], siteFallback(deps));
   // The API is the hot path: it parses its own URL and catches its own errors, so it sits in
-  // front of the router (measured: about a fifth less CPU per request than routed through Polka).
-  const api = createApiHandler(deps);
+  // front of the router (measured: about a fifth less CPU per request than routed through Polka),
+  // and answers at the end of the loop's I/O phase, with the other requests that phase read.
+  const api = endOfTurn(createApiHandler(deps));
   const isApi = (url: string) => url.startsWith(API_BASE)
     && (url.length === API_BASE.length || url[API_BASE.length] === '/' || url[API_BASE.length] === '?');
   let draining = false;

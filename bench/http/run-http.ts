@@ -44,6 +44,11 @@ export interface HttpRow {
   store: Store;
   /** The row this one must not cost more than. */
   twin?: string;
+  /**
+   * Server CPU per response of this row ÷ its twin's, each pair measured back to back on the same
+   * server kind within a round; median over rounds.
+   */
+  twinCpuRatio?: number;
   /** Set when the row could not be measured (e.g. no /mcp yet). */
   unavailable?: string;
   server?: Measured;
@@ -181,11 +186,19 @@ export async function runHttp(opts: HttpOptions): Promise<HttpReport> {
     }
     const results = new Map<string, Record<Target, Run[]>>();
     for (const plan of plans) results.set(plan.scenario.name, { baseline: [], memory: [], redis: [] });
+    // A row compared with its twin (the 429 with its 200) runs right after it on each target, so
+    // the two are measured seconds apart under the same machine load and compared within a round.
+    const groups: Array<typeof plans> = [];
+    for (const plan of plans) {
+      const twin = plan.scenario.twin;
+      if (twin !== undefined && plans.some((p) => p.scenario.name === twin)) continue;
+      groups.push([plan, ...plans.filter((p) => p.scenario.twin === plan.scenario.name)]);
+    }
     for (let round = 0; round < opts.rounds; round++) {
       opts.log(`http: round ${round + 1}/${opts.rounds} (load average ${os.loadavg()[0]!.toFixed(2)})`);
-      for (const plan of plans) {
+      for (const group of groups) {
         const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
-        for (const t of order) results.get(plan.scenario.name)![t].push(await run(plan, t, opts.seconds));
+        for (const t of order) for (const plan of group) results.get(plan.scenario.name)![t].push(await run(plan, t, opts.seconds));
       }
     }
 
@@ -204,11 +217,17 @@ export async function runHttp(opts: HttpOptions): Promise<HttpReport> {
         const server = r[store];
         const base = r.baseline;
         const unexpected = server.reduce((n, x) => n + x.unexpected, 0);
+        const twinOf = (twin: string, runs: Run[]) => {
+          const twinRuns = results.get(twin)?.[store];
+          return twinRuns === undefined
+            ? { twin }
+            : { twin, twinCpuRatio: median(runs.map((x, i) => x.cpuUsPerRequest / twinRuns[i]!.cpuUsPerRequest)) };
+        };
         report.push({
           scenario: scenario.name,
           group: scenario.group,
           store,
-          ...(scenario.twin ? { twin: scenario.twin } : {}),
+          ...(scenario.twin ? twinOf(scenario.twin, server) : {}),
           server: measured(server),
           baseline: measured(base),
           rpsRatio: median(server.map((x, i) => x.rps / base[i]!.rps)),

@@ -5,8 +5,10 @@
  * and promise chain (measured: ~10 µs of CPU per EVALSHA with node-redis, about half a bare
  * node:http response). So per key at most one increment is in flight: the hits that arrive
  * meanwhile wait for it and then go together as one atomic `+n`, and each gets the count it would
- * have had alone (the batch's total minus the hits after it). The first hit of a quiet key is sent
- * at once, so an idle server adds no latency; a busy one adds at most one round trip.
+ * have had alone (the batch's total minus the hits after it). The first hit of a quiet key waits
+ * only for the end of the synchronous run it came in (a microtask), so that the hits of the same
+ * run go with it: the API handles a loop turn's requests in one run (end-of-turn.ts). An idle
+ * server adds no latency; a busy one adds at most one round trip.
  *
  * Exactness across processes is unchanged: every increment is atomic in Redis, and within a batch
  * the counts are consecutive, as if its hits had been sent back to back.
@@ -20,16 +22,19 @@ interface Waiter { resolve: (w: WindowCount) => void; reject: (err: unknown) => 
 
 interface KeyState {
   windowSeconds: number;
-  /** Hits waiting for the increment in flight to finish. */
+  /** Hits not sent yet: they go when the increment in flight (or the current run) ends. */
   waiting: Waiter[];
 }
 
 export function coalesceHits(addHits: AddHits): (key: string, windowSeconds: number) => Promise<WindowCount> {
-  /** Keys with an increment in flight. */
+  /** Keys with an increment in flight or about to be sent. */
   const busy = new Map<string, KeyState>();
 
   const send = (key: string, state: KeyState, batch: Waiter[]) => {
-    addHits(key, batch.length, state.windowSeconds).then(
+    let sent: Promise<WindowCount>;
+    // A synchronous throw must fail the batch, not leave the key busy for good.
+    try { sent = addHits(key, batch.length, state.windowSeconds); } catch (err) { sent = Promise.reject(err); }
+    sent.then(
       ({ count, resetSeconds }) => {
         const first = count - batch.length;
         for (let i = 0; i < batch.length; i++) batch[i]!.resolve({ count: first + i + 1, resetSeconds });
@@ -52,8 +57,8 @@ export function coalesceHits(addHits: AddHits): (key: string, windowSeconds: num
   return (key, windowSeconds) => new Promise<WindowCount>((resolve, reject) => {
     const state = busy.get(key);
     if (state !== undefined) { state.waiting.push({ resolve, reject }); return; }
-    const fresh: KeyState = { windowSeconds, waiting: [] };
+    const fresh: KeyState = { windowSeconds, waiting: [{ resolve, reject }] };
     busy.set(key, fresh);
-    send(key, fresh, [{ resolve, reject }]);
+    queueMicrotask(() => next(key, fresh));
   });
 }

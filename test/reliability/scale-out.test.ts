@@ -73,10 +73,9 @@ test('3 processes on one Redis: every limit is exact across processes, keys are 
       }
     }
     assert.equal(remainingOf(identified.filter((r) => r.status === 200)), ascending(600), 'each admitted call saw its own count');
-    for (const s of servers) {
-      const mine = identified.filter((_, i) => servers[i % 3] === s);
-      assert.ok(mine.some((r) => r.status === 200), `process ${s.port} admitted some`);
-    }
+    // Which process admits which calls is a race, and not a fair one by design: each process sends
+    // the hits of one loop turn as one increment, so a process can take the whole quota in a few
+    // increments before another's first arrives. What holds whichever process answers is above.
 
     // Anonymous: 60 per IP per window.
     const anonymous = await burst(servers, 300, () => ({ path: `${API}/read_page?url=fontaneria`, headers: from('203.0.113.60') }));

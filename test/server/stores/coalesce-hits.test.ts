@@ -24,19 +24,27 @@ function slowCounter() {
 
 const tick = () => new Promise((r) => setImmediate(r));
 
-test('a quiet key is sent at once, alone', async () => {
+/** Resolves after the microtasks queued so far (and those they queue) have run. */
+const microtasks = () => new Promise<void>((r) => queueMicrotask(() => queueMicrotask(r)));
+
+test('a quiet key is sent at the end of the current run, with the hits of that run', async () => {
   const { addHits, calls } = slowCounter();
   const hit = coalesceHits(addHits);
-  const first = hit('a', 60);
-  assert.equal(calls.map((c) => [c.key, c.n]), [['a', 1]], 'no waiting for a timer or a batch');
+  const first = [hit('a', 60), hit('a', 60)];
+  assert.is(calls.length, 0, 'nothing sent while the run that hit goes on');
+  await microtasks();
+  assert.equal(calls.map((c) => [c.key, c.n]), [['a', 2]], 'no timer: sent once the run ends, as one increment');
   calls[0]!.finish();
-  assert.equal(await first, { count: 1, resetSeconds: 42 });
+  assert.equal(await Promise.all(first), [{ count: 1, resetSeconds: 42 }, { count: 2, resetSeconds: 42 }]);
 });
 
 test('hits arriving while one is in flight go together, each with its own consecutive count', async () => {
   const { addHits, calls } = slowCounter();
   const hit = coalesceHits(addHits);
-  const results = [hit('a', 60), hit('a', 60), hit('a', 60), hit('a', 60)];
+  const results = [hit('a', 60)];
+  await microtasks();
+  results.push(hit('a', 60), hit('a', 60), hit('a', 60));
+  await tick();
   assert.equal(calls.map((c) => c.n), [1], 'the three later hits wait for the first');
   calls[0]!.finish();
   await tick();
@@ -49,9 +57,21 @@ test('hits arriving while one is in flight go together, each with its own consec
   await tick();
   assert.is(calls.length, 3, 'nothing left to send');
   const again = hit('a', 60);
-  assert.is(calls.length, 4, 'the key is quiet again: sent at once');
+  await microtasks();
+  assert.is(calls.length, 4, 'the key is quiet again: sent when the run ends');
   calls[3]!.finish();
   assert.is((await again).count, 6);
+});
+
+test('an increment that throws instead of rejecting fails its batch and frees the key', async () => {
+  let throws = true;
+  const hit = coalesceHits((_key, n) => {
+    if (throws) throw new Error('sync');
+    return Promise.resolve({ count: n, resetSeconds: 1 });
+  });
+  assert.is(await hit('a', 60).then(() => 'ok', (e: Error) => e.message), 'sync');
+  throws = false;
+  assert.is((await hit('a', 60)).count, 1, 'the next hit is sent');
 });
 
 test('keys do not wait for each other', async () => {
@@ -59,6 +79,7 @@ test('keys do not wait for each other', async () => {
   const hit = coalesceHits(addHits);
   const a = hit('a', 60);
   const b = hit('b', 60);
+  await microtasks();
   assert.equal(calls.map((c) => c.key), ['a', 'b']);
   calls[1]!.finish();
   assert.is((await b).count, 1);
@@ -70,6 +91,7 @@ test('a failed increment fails its whole batch; the hits waiting behind it are s
   const { addHits, calls } = slowCounter();
   const hit = coalesceHits(addHits);
   const first = hit('a', 60).then(() => 'ok', (e: Error) => e.message);
+  await microtasks();
   const waiting = [hit('a', 60), hit('a', 60)];
   calls[0]!.finish(new Error('down'));
   assert.is(await first, 'down');
@@ -77,7 +99,9 @@ test('a failed increment fails its whole batch; the hits waiting behind it are s
   assert.equal(calls.map((c) => c.n), [1, 2]);
   calls[1]!.finish(new Error('still down'));
   assert.equal(await Promise.all(waiting.map((p) => p.then(() => 'ok', (e: Error) => e.message))), ['still down', 'still down']);
+  await tick();
   const later = hit('a', 60);
+  await microtasks();
   calls[2]!.finish();
   assert.is((await later).count, 1, 'the failed increments counted nothing');
 });
