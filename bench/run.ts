@@ -56,7 +56,10 @@ async function main(argv: string[]): Promise<number> {
     minutes: (performance.now() - started) / 60_000,
   });
   process.stdout.write(report);
-  if (args.out) await fs.writeFile(args.out, report);
+  if (args.out) {
+    await fs.mkdir(path.dirname(path.resolve(args.out)), { recursive: true });
+    await fs.writeFile(args.out, report);
+  }
   if (profileDir) log(`CPU profiles in ${profileDir}/<process>/ — the largest file of each is its main thread (Chrome DevTools › Performance, or speedscope)`);
 
   const failed = list.filter((c) => !c.pass);
