@@ -1,6 +1,5 @@
 /** The build's worker pool (build-scripts/pool/): results, failures, shutdown. */
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { BuildError, forPage } from '../../build-scripts/errors.ts';
 import { createPool } from '../../build-scripts/pool/pool.ts';
 import { ROOT } from '../../server/config.ts';
+import { threads, threadsSettled } from '../helpers/threads.ts';
 import type { TestTask } from './fixtures/pool/tasks.ts';
 
 const TASKS = new URL('./fixtures/pool/tasks.ts', import.meta.url);
@@ -17,11 +17,6 @@ async function rejects(promise: Promise<unknown>, pattern: RegExp): Promise<void
   const outcome = await promise.then(() => null, (err: unknown) => err);
   assert.instance(outcome, Error, 'the promise should have been rejected');
   assert.match((outcome as Error).message, pattern);
-}
-
-/** Threads of this process (Linux): a worker is one more until it is stopped. */
-function threads(): number {
-  return Number(/^Threads:\s+(\d+)/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))?.[1]);
 }
 
 test('each result answers its own task, whichever finishes first', async () => {
@@ -72,7 +67,7 @@ test('close stops the workers (their threads end) and rejects what was still que
   const queued = rejects(pool.run({ n: 2, delayMs: 500 }), /closed/);
   await pool.close();
   await queued;
-  assert.is(threads(), before);
+  assert.is(await threadsSettled(before), before);
   await rejects(pool.run({ n: 3 }), /closed/);
 });
 
