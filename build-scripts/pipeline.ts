@@ -1,12 +1,14 @@
 /**
  * The read-model build: astro → crawl → extract → markdown → company → search → validate →
- * precompress → site → publish. Everything is written to a staging folder; only the last stage makes it
+ * site → publish. Everything is written to a staging folder; only the last stage makes it
  * visible, so a failure at any point leaves the published model (the `current` pointer) alone.
  *
- * search → validate and precompress → site run side by side: search spends most of its time
- * waiting on Pagefind's own process, and precompress and site only read the built site, so the
- * cores do both at once. Each stage keeps its own progress, timing and failure; when one of them
- * fails, the build waits for the other to stop and reports the first failure.
+ * search, validate and site run side by side: search spends most of its time waiting on
+ * Pagefind's own processes, validate only reads back the page and company files written before
+ * it, and site only reads the built site, so the cores do all three at once (validate's checks go
+ * to the workers between their Pagefind sessions' replies). Each stage keeps its own progress,
+ * timing and failure; when one of them fails, the build waits for the others to stop and reports
+ * the first failure.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -25,7 +27,6 @@ import { company } from './stages/company.ts';
 import { crawl } from './stages/crawl.ts';
 import { extract } from './stages/extract.ts';
 import { markdown } from './stages/markdown.ts';
-import { precompress } from './stages/precompress.ts';
 import { copySite } from './stages/site.ts';
 import { publish } from './stages/publish.ts';
 import { search } from './stages/search.ts';
@@ -65,14 +66,14 @@ export interface BuildResult {
   peakRssBytes: number;
 }
 
-const STAGE_ORDER = ['astro', 'crawl', 'extract', 'markdown', 'company', 'search', 'validate', 'precompress', 'site', 'publish'];
+const STAGE_ORDER = ['astro', 'crawl', 'extract', 'markdown', 'company', 'search', 'validate', 'site', 'publish'];
 
 /** Stage timings in the pipeline's order, whichever of two side-by-side stages finished first. */
 function inStageOrder(timings: Record<string, number>): Record<string, number> {
   return Object.fromEntries(STAGE_ORDER.filter((s) => s in timings).map((s) => [s, timings[s]!]));
 }
 
-/** Runs both; once both have stopped, throws the failure that came first, if any. */
+/** Runs them all; once all have stopped, throws the failure that came first, if any. */
 async function sideBySide(...runs: (() => Promise<void>)[]): Promise<void> {
   let first: { error: unknown } | null = null;
   await Promise.all(runs.map((run) => run().catch((error: unknown) => { first ??= { error }; })));
@@ -142,14 +143,9 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
     const pages = await stage('markdown', (c) => markdown(c, crawled.pages, metas), (r) => `${r.length} pages`);
     await stage('company', (c) => company(c, pages), () => `${COMPANY_SECTIONS.length} sections`);
     await sideBySide(
-      async () => {
-        await stage('search', (c) => search(c, pages), (r) => `${r.indexed} pages indexed`);
-        await stage('validate', (c) => validate(c, pages), () => 'all JSON valid');
-      },
-      async () => {
-        const compressed = await stage('precompress', (c) => precompress(c), (r) => `${r.written} files written, ${r.files} eligible`);
-        await stage('site', (c) => copySite(c, compressed.siblings), (r) => `${r.files} files staged`);
-      },
+      async () => { await stage('search', (c) => search(c, pages), (r) => `${r.indexed} pages indexed`); },
+      async () => { await stage('validate', (c) => validate(c, pages), () => 'all JSON valid'); },
+      async () => { await stage('site', (c) => copySite(c), (r) => `${r.files} files staged, ${r.siblings} gzip/brotli siblings written`); },
     );
 
     const manifest = createManifest({ buildId, siteUrl, pages, timings: inStageOrder(timings) });

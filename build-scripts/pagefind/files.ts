@@ -3,24 +3,26 @@
  * file is gzip of the signature `pagefind_dcd` and the payload (CBOR, or JSON for fragments), and
  * is named by the SHA-1 of its payload, written the way Pagefind writes it (each byte in hex
  * without zero padding), cut to the shortest prefix no other file of its kind already has.
+ *
+ * Synchronous: a bundle of 10,000 pages has ~10,000 such files, each a few KB, read and written
+ * one after the other by the merge. Through fs.promises and zlib's thread pool each file cost two
+ * or three round trips to the pool (~1 ms each with the cores busy): 17 s of the search stage on
+ * the benchmark site, with the CPUs half idle. Synchronously, tens of microseconds each.
  */
 import { createHash } from 'node:crypto';
-import fs from 'node:fs/promises';
-import { promisify } from 'node:util';
+import fs from 'node:fs';
 import zlib from 'node:zlib';
 
 const SIGNATURE = Buffer.from('pagefind_dcd');
-const gzip = promisify(zlib.gzip);
-const gunzip = promisify(zlib.gunzip);
 
-export async function readPayload(file: string): Promise<Buffer> {
-  const data = await gunzip(await fs.readFile(file));
+export function readPayload(file: string): Buffer {
+  const data = zlib.gunzipSync(fs.readFileSync(file));
   if (!data.subarray(0, SIGNATURE.length).equals(SIGNATURE)) throw new Error(`${file}: not a Pagefind file (no pagefind_dcd signature)`);
   return data.subarray(SIGNATURE.length);
 }
 
-export async function writePayload(file: string, payload: Uint8Array): Promise<void> {
-  await fs.writeFile(file, await gzip(Buffer.concat([SIGNATURE, payload])));
+export function writePayload(file: string, payload: Uint8Array): void {
+  fs.writeFileSync(file, zlib.gzipSync(Buffer.concat([SIGNATURE, payload])));
 }
 
 /** Pagefind's `full_hash`: SHA-1, each byte formatted with `{:x?}` (so 0x05 is "5", not "05"). */

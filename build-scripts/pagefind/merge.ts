@@ -21,6 +21,7 @@
  *   - fragments: one per page, independent of the others: moved, renamed only when the shorter
  *     name is taken by an earlier page of another session (as one session would have named it).
  */
+import { readFileSync, renameSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { CborReader, CborWriter } from './cbor.ts';
@@ -71,13 +72,13 @@ function unsupported(dir: string, what: string): never {
   throw new Error(`${dir}: ${what} — the session merge reads Pagefind ${FORMAT} bundles only`);
 }
 
-async function readSession(dir: string): Promise<Omit<Session, 'offset'>> {
-  const entry = JSON.parse(await fs.readFile(path.join(dir, 'pagefind-entry.json'), 'utf8')) as Entry;
+function readSession(dir: string): Omit<Session, 'offset'> {
+  const entry = JSON.parse(readFileSync(path.join(dir, 'pagefind-entry.json'), 'utf8')) as Entry;
   if (entry.version !== FORMAT) unsupported(dir, `version ${entry.version}`);
   const languages = Object.keys(entry.languages);
   if (languages.length !== 1) unsupported(dir, `${languages.length} languages`);
   const language = languages[0]!;
-  const meta = new CborReader(await readPayload(path.join(dir, `pagefind.${entry.languages[language]!.hash}.pf_meta`))).value() as Meta;
+  const meta = new CborReader(readPayload(path.join(dir, `pagefind.${entry.languages[language]!.hash}.pf_meta`))).value() as Meta;
   if (!Array.isArray(meta) || meta.length !== 6 || meta[0] !== FORMAT) unsupported(dir, 'unexpected meta layout');
   if (meta[4].length > 0) unsupported(dir, 'sort indexes');
   if (meta[1].some((p) => p.length !== 2)) unsupported(dir, 'grouped fragments');
@@ -106,9 +107,9 @@ function readRun(r: CborReader, dir: string): { run: Run | null; size: number } 
   return { run: { first, last: abs, count, rest: r.bytes.subarray(restStart, r.pos) }, size };
 }
 
-async function readWords(session: Session, words: Map<string, WordRuns>): Promise<void> {
+function readWords(session: Session, words: Map<string, WordRuns>): void {
   for (const [, , hash] of session.meta[2]) {
-    const r = new CborReader(await readPayload(path.join(session.dir, 'index', `${hash}.pf_index`)));
+    const r = new CborReader(readPayload(path.join(session.dir, 'index', `${hash}.pf_index`)));
     if (r.array() !== 1) unsupported(session.dir, 'unexpected index chunk layout');
     const n = r.array();
     for (let i = 0; i < n; i++) {
@@ -179,7 +180,7 @@ export function chunkBounds(chunks: { from: string; to: string }[]): { from: str
   return out;
 }
 
-async function writeChunks(words: Map<string, WordRuns>, language: string, outDir: string): Promise<[string, string, string][]> {
+function writeChunks(words: Map<string, WordRuns>, language: string, outDir: string): [string, string, string][] {
   const sorted = [...words.keys()].sort(compareBytes);
   const chunks: { from: string; to: string; payload: Buffer }[] = [];
   let body = new CborWriter();
@@ -212,17 +213,17 @@ async function writeChunks(words: Map<string, WordRuns>, language: string, outDi
   const meta: [string, string, string][] = [];
   for (const [i, chunk] of chunks.entries()) {
     const name = shortName(language, fullHash(chunk.payload), NAME_PREFIX, taken);
-    await writePayload(path.join(outDir, 'index', `${name}.pf_index`), chunk.payload);
+    writePayload(path.join(outDir, 'index', `${name}.pf_index`), chunk.payload);
     meta.push([bounds[i]!.from, bounds[i]!.to, name]);
   }
   return meta;
 }
 
-async function writeFilters(sessions: Session[], language: string, outDir: string): Promise<[string, string][]> {
+function writeFilters(sessions: Session[], language: string, outDir: string): [string, string][] {
   const filters = new Map<string, Map<string, number[]>>();
   for (const s of sessions) {
     for (const [name, hash] of s.meta[3]) {
-      const [filter, values] = new CborReader(await readPayload(path.join(s.dir, 'filter', `${hash}.pf_filter`))).value() as [string, [string, number[]][]];
+      const [filter, values] = new CborReader(readPayload(path.join(s.dir, 'filter', `${hash}.pf_filter`))).value() as [string, [string, number[]][]];
       if (filter !== name) unsupported(s.dir, `filter file ${hash} holds ${filter}, not ${name}`);
       let merged = filters.get(filter);
       if (!merged) filters.set(filter, merged = new Map());
@@ -239,14 +240,14 @@ async function writeFilters(sessions: Session[], language: string, outDir: strin
     const values = [...filters.get(filter)!].sort((a, b) => compareBytes(a[0], b[0]));
     const payload = new CborWriter().value([filter, values]).bytes();
     const name = shortName(language, fullHash(payload), NAME_PREFIX, taken);
-    await writePayload(path.join(outDir, 'filter', `${name}.pf_filter`), payload);
+    writePayload(path.join(outDir, 'filter', `${name}.pf_filter`), payload);
     meta.push([filter, name]);
   }
   return meta;
 }
 
 /** Moves the fragments into `outDir`, named as one session over all pages would name them. */
-async function moveFragments(sessions: Session[], language: string, outDir: string): Promise<MetaPage[]> {
+function moveFragments(sessions: Session[], language: string, outDir: string): MetaPage[] {
   const taken = new Set<string>();
   const pages: MetaPage[] = [];
   const minimum = language.length + 1 + NAME_PREFIX;
@@ -255,11 +256,11 @@ async function moveFragments(sessions: Session[], language: string, outDir: stri
       const source = path.join(s.dir, 'fragment', `${hash}.pf_fragment`);
       let name = hash;
       if (hash.length !== minimum || taken.has(hash)) {
-        name = shortName(language, fullHash(await readPayload(source)), NAME_PREFIX, taken);
+        name = shortName(language, fullHash(readPayload(source)), NAME_PREFIX, taken);
       } else {
         taken.add(name);
       }
-      await fs.rename(source, path.join(outDir, 'fragment', `${name}.pf_fragment`));
+      renameSync(source, path.join(outDir, 'fragment', `${name}.pf_fragment`));
       pages.push([name, wordCount]);
     }
   }
@@ -275,7 +276,7 @@ export async function mergeSessions(sessionDirs: string[], outDir: string): Prom
   const sessions: Session[] = [];
   let offset = 0;
   for (const dir of sessionDirs) {
-    const s = await readSession(dir);
+    const s = readSession(dir);
     sessions.push({ ...s, offset });
     offset += s.meta[1].length;
   }
@@ -295,17 +296,17 @@ export async function mergeSessions(sessionDirs: string[], outDir: string): Prom
     }
   }
 
-  const pages = await moveFragments(sessions, language, outDir);
-  const filters = await writeFilters(sessions, language, outDir);
+  const pages = moveFragments(sessions, language, outDir);
+  const filters = writeFilters(sessions, language, outDir);
   const words = new Map<string, WordRuns>();
-  for (const s of sessions) await readWords(s, words);
-  const chunks = await writeChunks(words, language, outDir);
+  for (const s of sessions) readWords(s, words);
+  const chunks = writeChunks(words, language, outDir);
   words.clear();
 
   const meta: Meta = [FORMAT, pages, chunks, filters, [], first.meta[5]];
   const payload = new CborWriter().value(meta).bytes();
   const metaName = `${language}_${fullHash(payload).slice(0, META_PREFIX)}`;
-  await writePayload(path.join(outDir, `pagefind.${metaName}.pf_meta`), payload);
+  writePayload(path.join(outDir, `pagefind.${metaName}.pf_meta`), payload);
   const entry: Entry = { ...first.entry, languages: { [language]: { ...first.entry.languages[language]!, hash: metaName, page_count: pages.length } } };
   await fs.writeFile(path.join(outDir, 'pagefind-entry.json'), JSON.stringify(entry));
   return { pages: pages.length };

@@ -100,6 +100,17 @@ export async function crawl(ctx: BuildContext): Promise<CrawlResult> {
     return 'broken';
   };
 
+  // Most links are the same on every page (menus, footer) and absolute: each is resolved once.
+  // Relative ones depend on the page that holds them. A Link is shared by the pages holding it.
+  const resolved = new Map<string, Link | 'external' | 'broken'>();
+  const resolveCached = (href: string, from: string): Link | 'external' | 'broken' => {
+    // `http:x` without `//` is relative to the page in special schemes (WHATWG URL), so not this.
+    const key = /^(?:\/|https?:\/\/)/i.test(href) ? href : `${from}\u0000${href}`;
+    let link = resolved.get(key);
+    if (link === undefined) resolved.set(key, link = resolve(href, from));
+    return link;
+  };
+
   const queued = new Set<string>();
   const visited = new Map<string, Visited>();
   const broken: { from: string; href: string }[] = [];
@@ -117,7 +128,7 @@ export async function crawl(ctx: BuildContext): Promise<CrawlResult> {
     const links: Link[] = [];
     for (const href of r.redirect ? [...r.hrefs, r.redirect] : r.hrefs) {
       if (href.startsWith('#')) continue;
-      const link = resolve(href, pagePath);
+      const link = resolveCached(href, pagePath);
       if (link === 'broken') broken.push({ from: pagePath, href });
       else if (link !== 'external') links.push(link);
     }

@@ -4,14 +4,12 @@
  * `pages/<slug>.json`. A page whose conversion failed fails here, named.
  */
 import { createHash } from 'node:crypto';
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { BuildContext, CrawledPage, PageMeta, ReadModelPage } from '../context.ts';
 import { BuildError, forPage } from '../errors.ts';
 
 export const STAGE = 'markdown';
-/** Page files being written at once. */
-const WRITES = 16;
 
 export function pageHash(title: string, markdown: string): string {
   return createHash('sha256').update(`${title}\n${markdown}`).digest('hex');
@@ -29,15 +27,12 @@ export async function markdown(ctx: BuildContext, crawled: CrawledPage[], metas:
     return toPage(metas[i]!, page.markdown);
   });
   const dir = path.join(ctx.stagingDir, 'pages');
-  await fs.mkdir(dir, { recursive: true });
-  let next = 0;
-  let done = 0;
-  await Promise.all(Array.from({ length: WRITES }, async () => {
-    for (let i = next++; i < pages.length; i = next++) {
-      const page = pages[i]!;
-      await forPage(STAGE, page.path, () => fs.writeFile(path.join(dir, `${page.slug}.json`), JSON.stringify(page) + '\n'));
-      ctx.progress(++done, pages.length);
-    }
-  }));
+  fs.mkdirSync(dir, { recursive: true });
+  // Synchronous writes: nothing else runs during this stage, and a file written this way costs a
+  // third of the CPU of one written through fs.promises (67 against 195 µs, see site.ts).
+  for (const [i, page] of pages.entries()) {
+    await forPage(STAGE, page.path, () => fs.writeFileSync(path.join(dir, `${page.slug}.json`), JSON.stringify(page) + '\n'));
+    ctx.progress(i + 1, pages.length);
+  }
   return pages;
 }

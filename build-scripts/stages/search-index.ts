@@ -9,6 +9,7 @@
  * body mention), so the heading weighting `addHTMLFile` would add is not lost.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
@@ -71,24 +72,45 @@ async function fragmentUrls(bundle: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const name of await fs.readdir(dir)) {
     if (!name.endsWith('.pf_fragment')) continue;
-    const json = JSON.parse((await readPayload(path.join(dir, name))).toString('utf8')) as { url?: string } | Record<string, { url: string }>;
+    const json = JSON.parse(readPayload(path.join(dir, name)).toString('utf8')) as { url?: string } | Record<string, { url: string }>;
     if (typeof json.url === 'string') out.set(name.slice(0, -'.pf_fragment'.length), json.url);
     else for (const [id, fragment] of Object.entries(json as Record<string, { url: string }>)) out.set(id, fragment.url);
   }
   return out;
 }
 
+/** Writes Pagefind's files (paths relative to the bundle) under `bundle`, but those only browsers use. */
+function writeBundle(bundle: string, files: { path: string; content: Uint8Array }[]): void {
+  const root = path.resolve(bundle);
+  const made = new Set<string>();
+  for (const file of files) {
+    if (BROWSER_ONLY.includes(file.path)) continue;
+    const target = path.resolve(root, file.path);
+    if (!target.startsWith(root + path.sep)) throw new Error(`pagefind getFiles: a file outside the bundle: ${file.path}`);
+    const dir = path.dirname(target);
+    if (!made.has(dir)) { mkdirSync(dir, { recursive: true }); made.add(dir); }
+    writeFileSync(target, file.content);
+  }
+}
+
+/** Sessions of this thread under way: they share its one Pagefind process (each its own index). */
+let sessionsRunning = 0;
+
 /**
  * One Pagefind index of `pages`, written to `bundle`, by this thread's Pagefind process (each
- * worker thread has its own, so sessions in two workers run side by side), which is stopped
- * afterwards: its memory goes back to the system, and the thread, still running, collects its
- * exit (an orphan's CPU time would be missing from the build's own accounts).
+ * worker thread has its own, so sessions in two workers run side by side). The process is stopped
+ * when the thread's last session ends: its memory goes back to the system, and the thread, still
+ * running, collects its exit (an orphan's CPU time would be missing from the build's own
+ * accounts). Not before: a worker can be handed a second session while one runs (the pool gives
+ * each worker two tasks), and stopping the process under it failed that session ("Pagefind
+ * backend closed", seen on the 10,000-page benchmark site).
  */
 export async function indexSession(task: SessionTask): Promise<SessionResult> {
+  sessionsRunning++;
   try {
     return await runSession(task);
   } finally {
-    await pagefind.close();
+    if (--sessionsRunning === 0) await pagefind.close();
   }
 }
 
@@ -115,8 +137,13 @@ async function runSession({ pages, bundle }: SessionTask): Promise<SessionResult
       })));
       added.forEach((a, k) => { if (a.errors.length) fail(`addCustomRecord ${batch[k]!.path}`, a.errors); });
     }
-    const written = await index.writeFiles({ outputPath: bundle });
-    if (written.errors.length) fail('writeFiles', written.errors);
+    // Not `writeFiles`: Pagefind answers it before its last writes reach the disk (its tokio file
+    // writes are never flushed), and the session then stops the process, so a file could be left
+    // empty (seen: a 0-byte pagefind-entry.json, about one run in twenty of the merge test). The
+    // bundle is taken in memory and written here, whole, before the process is stopped.
+    const got = await index.getFiles();
+    if (got.errors.length) fail('getFiles', got.errors);
+    writeBundle(bundle, got.files);
   } finally {
     // Frees the session's records in Pagefind's process, which the next session reuses.
     await index.deleteIndex().catch(() => null);
@@ -195,7 +222,6 @@ export async function buildSearchIndex(opts: {
     slices[i]!.forEach((page, k) => texts.set(page.path, r.texts[k]!));
     for (const [w, n] of r.df) df.set(w, (df.get(w) ?? 0) + n);
   });
-  await Promise.all(BROWSER_ONLY.map((f) => fs.rm(path.join(bundle, f), { force: true })));
 
   const ids = await fragmentUrls(bundle);
   const sidecar: Sidecar = {

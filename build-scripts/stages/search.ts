@@ -1,8 +1,9 @@
 /**
  * Search: the Pagefind index of the published pages, with the city as a filter, written to
  * `search/` of this build (see build-scripts/stages/search-index.ts for the index itself). Its
- * sessions run in the build's workers, one per worker at a time, each with its own Pagefind
- * process: Pagefind indexes on one core, and the workers are otherwise idle by now.
+ * sessions run in the build's workers, as many at once as there are workers, each worker with
+ * its own Pagefind process (Pagefind indexes on one core). The pool places them beside the
+ * validate checks, so two sessions can share a worker and its process for a while.
  */
 import path from 'node:path';
 import type { BuildContext, ReadModelPage } from '../context.ts';

@@ -1,15 +1,16 @@
 /**
- * Validate: reads every JSON this build wrote back from disk and checks it against the one schema
- * source, before anything is published. Catches what in-memory checks cannot: a file missing or
+ * Validate: reads every page and company JSON this build wrote back from disk and checks it against
+ * the one schema source, before anything is published (the search stage reads its own index back). Catches what in-memory checks cannot: a file missing or
  * left over, a name that does not match its content, a company section with fields it must not have.
  */
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ReadModelPageSchema, type ReadModelPage } from '../../server/schemas/read-model.ts';
 import { COMPANY_SECTIONS, COMPANY_SECTION_FIELDS, CompanyInfoSchema } from '../../server/schemas/resources.ts';
 import type { BuildContext } from '../context.ts';
 import { BuildError, forPage, messageOf } from '../errors.ts';
-import { listFiles, readJson } from '../files.ts';
+import { readJson } from '../files.ts';
 
 export const STAGE = 'validate';
 
@@ -37,7 +38,8 @@ export interface PageCheckTask {
 
 /** Reads one written page back (in a build worker): null when it holds that page, else what is wrong. */
 export async function checkPageFile({ file, name, path: pagePath, hash }: PageCheckTask): Promise<string | null> {
-  const raw = await readJson(file);
+  // Synchronous: a worker thread blocks only itself, and a promise read costs ~4× the CPU here.
+  const raw: unknown = JSON.parse(readFileSync(file, 'utf8'));
   const parsed = ReadModelPageSchema.strict().safeParse(raw);
   if (!parsed.success) return `pages/${name} is invalid: ${issueOf(parsed.error)}`;
   if (parsed.data.hash !== hash || parsed.data.path !== pagePath) return `pages/${name} does not hold what was written`;
@@ -92,7 +94,4 @@ export async function validate(ctx: BuildContext, expected: ReadModelPage[]): Pr
     }
     ctx.progress(++done, total);
   }
-
-  const searchFiles = await listFiles(path.join(ctx.stagingDir, 'search')).catch(() => []);
-  if (searchFiles.length === 0) throw new BuildError(STAGE, undefined, 'search/ holds no index');
 }

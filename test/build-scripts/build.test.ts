@@ -3,7 +3,7 @@
  * that a failing one names its stage and page and leaves the published model current.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
@@ -15,6 +15,7 @@ import { ROOT } from '../../server/config.ts';
 import { pointerPath, readPointer } from '../../server/read-model/pointer.ts';
 import { ManifestSchema, ReadModelPageSchema } from '../../server/schemas/read-model.ts';
 import { CompanyInfoSchema, COMPANY_SECTIONS } from '../../server/schemas/resources.ts';
+import { threads, threadsSettled } from '../helpers/threads.ts';
 import { basePages, createFixtureSite, SITE_URL, type FixtureSite, type PageSpec } from './fixture-site.ts';
 
 function options(site: FixtureSite, lines: string[] = []): BuildOptions {
@@ -82,7 +83,7 @@ siteTest('a good build publishes valid pages, company sections, search index and
   assert.is(manifest.build_id, result.buildId);
   assert.is(manifest.site_url, SITE_URL);
   assert.equal(manifest.counts, { pages: 9, cities: 1, services: 1, guides: 1, company_sections: 5 });
-  for (const stage of ['crawl', 'extract', 'markdown', 'company', 'search', 'validate', 'precompress']) {
+  for (const stage of ['crawl', 'extract', 'markdown', 'company', 'search', 'validate', 'site']) {
     assert.type(manifest.timings_ms[stage], 'number', `timing of ${stage}`);
   }
 
@@ -136,10 +137,11 @@ siteTest('a broken internal link fails at crawl naming the page and target; the 
   assert.is(err.message, 'build failed at stage crawl, page /contacto/: broken link to ../no-existe/');
 });
 
-/** Threads of this process (Linux): each build worker is one while it runs. */
-function threads(): number {
-  return Number(/^Threads:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]);
-}
+siteTest('a relative link is resolved against each page that holds it', async (site) => {
+  // `fontaneria/` is /servicios/fontaneria/ from /servicios/ (built) and /ciudades/fontaneria/ from /ciudades/ (not).
+  const err = await failsKeepingPrevious(site, () => site.writePage('/ciudades/', { h1: 'Ciudades', links: ['/ciudades/madrid/', 'fontaneria/'] }));
+  assert.is(err.message, 'build failed at stage crawl, page /ciudades/: broken link to fontaneria/');
+});
 
 siteTest('a failing build stops its worker threads', async (site) => {
   await buildReadModel(options(site));
@@ -147,31 +149,44 @@ siteTest('a failing build stops its worker threads', async (site) => {
   await site.writePage('/contacto/', { h1: 'Contacto', links: ['/nada/'] });
   const err = await expectFailure(buildReadModel({ ...options(site), workers: 2 }));
   assert.is(err.stage, 'crawl');
-  assert.is(threads(), before);
+  assert.is(await threadsSettled(before), before);
 });
 
-siteTest('the build\'s site copies Astro\'s files and hard-links the siblings precompress made, which a later build never changes', async (site) => {
+siteTest('the build\'s site holds copies of Astro\'s files with its own siblings; dist/ and a published build are never changed', async (site) => {
   const big = `<svg xmlns="http://www.w3.org/2000/svg">${'<g/>'.repeat(400)}</svg>`;
   await fs.writeFile(path.join(site.distDir, 'big.svg'), big);
+  const distBefore = (await fs.readdir(site.distDir, { recursive: true })).sort();
   const first = await buildReadModel(options(site));
   const siteDir = path.join(site.outDir, 'builds', first.buildId, 'site');
   const [copied, original] = await Promise.all([fs.stat(path.join(siteDir, 'big.svg')), fs.stat(path.join(site.distDir, 'big.svg'))]);
   assert.is.not(copied.ino, original.ino, 'Astro\'s own file is copied');
-  const [linked, sibling] = await Promise.all([fs.stat(path.join(siteDir, 'big.svg.br')), fs.stat(path.join(site.distDir, 'big.svg.br'))]);
-  assert.is(linked.ino, sibling.ino, 'the sibling is hard-linked');
+  assert.equal((await fs.readdir(site.distDir, { recursive: true })).sort(), distBefore, 'dist/ is left as Astro wrote it');
   const publishedBr = await fs.readFile(path.join(siteDir, 'big.svg.br'));
+  assert.is(brotliDecompressSync(publishedBr).toString(), big);
 
   // Astro rewrites the file in place; the next build compresses it again.
   const changed = big.replace('<g/>', '<circle/>');
   await fs.writeFile(path.join(site.distDir, 'big.svg'), changed);
-  await fs.utimes(path.join(site.distDir, 'big.svg'), new Date(), new Date(Date.now() + 5000));
   const second = await buildReadModel(options(site));
-  assert.equal(await fs.readFile(path.join(siteDir, 'big.svg.br')), publishedBr, 'the published build keeps its sibling');
-  assert.is(brotliDecompressSync(await fs.readFile(path.join(siteDir, 'big.svg.br'))).toString(), big);
+  assert.is(await fs.readFile(path.join(siteDir, 'big.svg'), 'utf8'), big, 'the published build keeps its file');
+  assert.equal(await fs.readFile(path.join(siteDir, 'big.svg.br')), publishedBr, 'and its sibling');
   const secondSite = path.join(site.outDir, 'builds', second.buildId, 'site');
+  assert.is(await fs.readFile(path.join(secondSite, 'big.svg'), 'utf8'), changed);
   assert.is(brotliDecompressSync(await fs.readFile(path.join(secondSite, 'big.svg.br'))).toString(), changed);
   assert.is(gunzipSync(await fs.readFile(path.join(secondSite, 'big.svg.gz'))).toString(), changed);
-  assert.equal((await fs.readdir(site.distDir)).filter((f) => f.endsWith('.tmp')), [], 'no temporary files left');
+});
+
+siteTest('siblings an older build left in dist/ are made again from their file; other .gz files are copied', async (site) => {
+  const big = `<svg xmlns="http://www.w3.org/2000/svg">${'<g/>'.repeat(400)}</svg>`;
+  await fs.writeFile(path.join(site.distDir, 'big.svg'), big);
+  await fs.writeFile(path.join(site.distDir, 'big.svg.br'), 'stale');
+  await fs.writeFile(path.join(site.distDir, 'big.svg.gz'), 'stale');
+  await fs.writeFile(path.join(site.distDir, 'datos.csv.gz'), 'a download');
+  const result = await buildReadModel(options(site));
+  const siteDir = path.join(site.outDir, 'builds', result.buildId, 'site');
+  assert.is(brotliDecompressSync(await fs.readFile(path.join(siteDir, 'big.svg.br'))).toString(), big);
+  assert.is(gunzipSync(await fs.readFile(path.join(siteDir, 'big.svg.gz'))).toString(), big);
+  assert.is(await fs.readFile(path.join(siteDir, 'datos.csv.gz'), 'utf8'), 'a download');
 });
 
 siteTest('a page without a title fails at extract; the previous model stays current', async (site) => {
@@ -303,18 +318,24 @@ siteTest('prune keeps the newest builds, the current one and the one just replac
   assert.equal((await fs.readdir(builds)).sort(), [ids[0], ids[2], ids[3], ids[4]]);
 });
 
-siteTest('precompress writes gzip and brotli siblings of text files of 1 KB or more', async (site) => {
+siteTest('the site stage writes gzip and brotli siblings of text files of 1 KB or more', async (site) => {
   await fs.writeFile(path.join(site.distDir, 'big.svg'), `<svg xmlns="http://www.w3.org/2000/svg">${'<g/>'.repeat(400)}</svg>`);
   await fs.writeFile(path.join(site.distDir, 'photo.jpg'), Buffer.alloc(4096, 7));
-  await buildReadModel(options(site));
+  // Random bytes do not compress: a sibling that is not smaller is not written.
+  await fs.writeFile(path.join(site.distDir, 'noise.txt'), randomBytes(4096));
+  const result = await buildReadModel(options(site));
+  const siteDir = path.join(site.outDir, 'builds', result.buildId, 'site');
   for (const file of ['_astro/site.css', 'big.svg']) {
     const original = await fs.readFile(path.join(site.distDir, file));
-    assert.equal(gunzipSync(await fs.readFile(path.join(site.distDir, `${file}.gz`))), original, `${file}.gz`);
-    assert.equal(brotliDecompressSync(await fs.readFile(path.join(site.distDir, `${file}.br`))), original, `${file}.br`);
+    assert.equal(await fs.readFile(path.join(siteDir, file)), original, file);
+    assert.equal(gunzipSync(await fs.readFile(path.join(siteDir, `${file}.gz`))), original, `${file}.gz`);
+    assert.equal(brotliDecompressSync(await fs.readFile(path.join(siteDir, `${file}.br`))), original, `${file}.br`);
   }
-  const names = await fs.readdir(site.distDir);
+  const names = await fs.readdir(siteDir);
+  assert.ok(names.includes('robots.txt') && names.includes('photo.jpg') && names.includes('noise.txt'), 'every file is copied');
   assert.not.ok(names.includes('robots.txt.gz'), 'files under 1 KB are left alone');
   assert.not.ok(names.includes('photo.jpg.gz'), 'binary formats are left alone');
+  assert.not.ok(names.includes('noise.txt.gz') || names.includes('noise.txt.br'), 'no sibling that is not smaller');
 });
 
 test.run();

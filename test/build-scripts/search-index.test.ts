@@ -1,9 +1,10 @@
 /** The search stage: Pagefind's bundle and the sidecar, from read-model pages. */
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildSearchIndex, indexedText } from '../../build-scripts/stages/search-index.ts';
+import { buildSearchIndex, indexedText, indexSession } from '../../build-scripts/stages/search-index.ts';
 import { PAGEFIND_DIR, SIDECAR_FILE, SidecarSchema, type Sidecar } from '../../server/search/sidecar.ts';
 import { words } from '../../server/search/text.ts';
 import { buildFixtureIndex, fixturePages, SITE, type BuiltIndex } from '../server/search/fixtures.ts';
@@ -78,6 +79,28 @@ test('each build has its own cursor key; a rebuild replaces the folder', async (
   assert.is.not(again.cursor_key, sidecar.cursor_key);
   assert.is(again.pages.length, 3);
   assert.not.ok((await fs.readdir(dir)).includes('stale.txt'));
+});
+
+test('two sessions of one thread at once share its Pagefind process; the first to end does not stop it under the other', async () => {
+  // The build's pool hands a worker a second task while one runs, so two sessions can meet there.
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-sessions-'));
+  try {
+    // A short session beside a long one (its records go in several windows): the short one ends first.
+    const pages = fixturePages();
+    const many = Array.from({ length: 8 }, (_, copy) => pages.map((p) => ({ ...p, path: `${p.path}copia-${copy}/` }))).flat();
+    const [a, b] = await Promise.all([
+      indexSession({ pages: pages.slice(0, 2), bundle: path.join(dir, 'a') }),
+      indexSession({ pages: many, bundle: path.join(dir, 'b') }),
+    ]);
+    assert.is(a.texts.length, 2);
+    assert.is(b.texts.length, many.length);
+    for (const [bundle, count] of [['a', 2], ['b', many.length]] as const) {
+      const entry = JSON.parse(await fs.readFile(path.join(dir, bundle, 'pagefind-entry.json'), 'utf8'));
+      assert.is(entry.languages.es.page_count, count, bundle);
+    }
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
 });
 
 test.run();
