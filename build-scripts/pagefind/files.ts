@@ -15,10 +15,15 @@ import zlib from 'node:zlib';
 
 const SIGNATURE = Buffer.from('pagefind_dcd');
 
-export function readPayload(file: string): Buffer {
-  const data = zlib.gunzipSync(fs.readFileSync(file));
-  if (!data.subarray(0, SIGNATURE.length).equals(SIGNATURE)) throw new Error(`${file}: not a Pagefind file (no pagefind_dcd signature)`);
+/** The payload of a Pagefind file's bytes; `name` is for the error. */
+export function decodePayload(bytes: Uint8Array, name: string): Buffer {
+  const data = zlib.gunzipSync(bytes);
+  if (!data.subarray(0, SIGNATURE.length).equals(SIGNATURE)) throw new Error(`${name}: not a Pagefind file (no pagefind_dcd signature)`);
   return data.subarray(SIGNATURE.length);
+}
+
+export function readPayload(file: string): Buffer {
+  return decodePayload(fs.readFileSync(file), file);
 }
 
 export function writePayload(file: string, payload: Uint8Array): void {

@@ -246,32 +246,45 @@ function writeFilters(sessions: Session[], language: string, outDir: string): [s
   return meta;
 }
 
-/** Moves the fragments into `outDir`, named as one session over all pages would name them. */
-function moveFragments(sessions: Session[], language: string, outDir: string): MetaPage[] {
+/**
+ * Moves the fragments into `outDir`, named as one session over all pages would name them; also
+ * returns, per session, the fragments that got another name (session's name → merged name).
+ */
+function moveFragments(sessions: Session[], language: string, outDir: string): { pages: MetaPage[]; renamed: Map<string, string>[] } {
   const taken = new Set<string>();
   const pages: MetaPage[] = [];
+  const renamed: Map<string, string>[] = [];
   const minimum = language.length + 1 + NAME_PREFIX;
   for (const s of sessions) {
+    const own = new Map<string, string>();
     for (const [hash, wordCount] of s.meta[1]) {
       const source = path.join(s.dir, 'fragment', `${hash}.pf_fragment`);
       let name = hash;
       if (hash.length !== minimum || taken.has(hash)) {
         name = shortName(language, fullHash(readPayload(source)), NAME_PREFIX, taken);
+        own.set(hash, name);
       } else {
         taken.add(name);
       }
       renameSync(source, path.join(outDir, 'fragment', `${name}.pf_fragment`));
       pages.push([name, wordCount]);
     }
+    renamed.push(own);
   }
-  return pages;
+  return { pages, renamed };
+}
+
+export interface MergeResult {
+  pages: number;
+  /** Per session, in order: its fragments whose name changed in the merge (old → new). */
+  renamed: Map<string, string>[];
 }
 
 /**
  * Merges the bundles in `sessionDirs` (sessions over consecutive slices of the pages, in order)
  * into `outDir`. The session folders are consumed (fragments are moved out of them).
  */
-export async function mergeSessions(sessionDirs: string[], outDir: string): Promise<{ pages: number }> {
+export async function mergeSessions(sessionDirs: string[], outDir: string): Promise<MergeResult> {
   if (sessionDirs.length === 0) throw new Error('no Pagefind sessions to merge');
   const sessions: Session[] = [];
   let offset = 0;
@@ -296,7 +309,7 @@ export async function mergeSessions(sessionDirs: string[], outDir: string): Prom
     }
   }
 
-  const pages = moveFragments(sessions, language, outDir);
+  const { pages, renamed } = moveFragments(sessions, language, outDir);
   const filters = writeFilters(sessions, language, outDir);
   const words = new Map<string, WordRuns>();
   for (const s of sessions) readWords(s, words);
@@ -309,5 +322,5 @@ export async function mergeSessions(sessionDirs: string[], outDir: string): Prom
   writePayload(path.join(outDir, `pagefind.${metaName}.pf_meta`), payload);
   const entry: Entry = { ...first.entry, languages: { [language]: { ...first.entry.languages[language]!, hash: metaName, page_count: pages.length } } };
   await fs.writeFile(path.join(outDir, 'pagefind-entry.json'), JSON.stringify(entry));
-  return { pages: pages.length };
+  return { pages: pages.length, renamed };
 }

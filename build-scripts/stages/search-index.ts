@@ -17,7 +17,7 @@ import type { ReadModelPage } from '../../server/schemas/read-model.ts';
 import { markdownToText } from '../../server/search/plain-text.ts';
 import { PAGEFIND_DIR, SIDECAR_FILE, SIDECAR_FORMAT, type Sidecar } from '../../server/search/sidecar.ts';
 import { words } from '../../server/search/text.ts';
-import { readPayload } from '../pagefind/files.ts';
+import { decodePayload } from '../pagefind/files.ts';
 import { mergeSessions } from '../pagefind/merge.ts';
 
 /** Files Pagefind writes for browsers (UI, highlighting, worker); the Node runtime needs none. */
@@ -57,6 +57,8 @@ export interface SessionResult {
   texts: string[];
   /** Folded word → pages of the session it appears in (title included). */
   df: [string, number][];
+  /** Pagefind page id (its fragment's name in the session's bundle) → the page's path. */
+  fragments: [id: string, url: string][];
 }
 
 /** Runs one session somewhere: in this thread (the default) or in a build worker (the pipeline). */
@@ -66,15 +68,21 @@ function fail(what: string, errors: string[]): never {
   throw new Error(`pagefind ${what}: ${errors.join('; ')}`);
 }
 
-/** Pagefind page id → record URL, read back from the fragments it wrote (single or grouped). */
-async function fragmentUrls(bundle: string): Promise<Map<string, string>> {
-  const dir = path.join(bundle, 'fragment');
-  const out = new Map<string, string>();
-  for (const name of await fs.readdir(dir)) {
-    if (!name.endsWith('.pf_fragment')) continue;
-    const json = JSON.parse(readPayload(path.join(dir, name)).toString('utf8')) as { url?: string } | Record<string, { url: string }>;
-    if (typeof json.url === 'string') out.set(name.slice(0, -'.pf_fragment'.length), json.url);
-    else for (const [id, fragment] of Object.entries(json as Record<string, { url: string }>)) out.set(id, fragment.url);
+const FRAGMENT = /^fragment\/([^/]+)\.pf_fragment$/;
+
+/**
+ * Pagefind page id → record URL, from the fragments of a bundle (single or grouped), read while
+ * the session still holds them in memory: reading 10,000 of them back from disk after the merge
+ * was a second of the stage's single-threaded end (BENCHMARKS.md note 3).
+ */
+function fragmentUrls(files: { path: string; content: Uint8Array }[]): [string, string][] {
+  const out: [string, string][] = [];
+  for (const file of files) {
+    const id = FRAGMENT.exec(file.path)?.[1];
+    if (id === undefined) continue;
+    const json = JSON.parse(decodePayload(file.content, file.path).toString('utf8')) as { url?: string } | Record<string, { url: string }>;
+    if (typeof json.url === 'string') out.push([id, json.url]);
+    else for (const [grouped, fragment] of Object.entries(json as Record<string, { url: string }>)) out.push([grouped, fragment.url]);
   }
   return out;
 }
@@ -123,6 +131,7 @@ async function runSession({ pages, bundle }: SessionTask): Promise<SessionResult
   const created = await pagefind.createIndex({ forceLanguage: 'es' });
   if (!created.index) fail('createIndex', created.errors);
   const index = created.index;
+  let fragments: [string, string][];
   try {
     // Records go to Pagefind's process in order, a window at a time: awaiting each reply before
     // sending the next made the stage a chain of round trips (most of its time on 10,000 pages).
@@ -144,11 +153,12 @@ async function runSession({ pages, bundle }: SessionTask): Promise<SessionResult
     const got = await index.getFiles();
     if (got.errors.length) fail('getFiles', got.errors);
     writeBundle(bundle, got.files);
+    fragments = fragmentUrls(got.files);
   } finally {
     // Frees the session's records in Pagefind's process, which the next session reuses.
     await index.deleteIndex().catch(() => null);
   }
-  return { texts, df: [...df] };
+  return { texts, df: [...df], fragments };
 }
 
 /**
@@ -211,8 +221,9 @@ export async function buildSearchIndex(opts: {
       opts.progress?.(done += slices[i]!.length);
     }
   }));
+  let renamed: Map<string, string>[] = [];
   if (slices.length > 1) {
-    await mergeSessions(dirs, bundle);
+    ({ renamed } = await mergeSessions(dirs, bundle));
     await fs.rm(sessionsDir, { recursive: true, force: true });
   }
 
@@ -223,12 +234,12 @@ export async function buildSearchIndex(opts: {
     for (const [w, n] of r.df) df.set(w, (df.get(w) ?? 0) + n);
   });
 
-  const ids = await fragmentUrls(bundle);
+  const ids = results.flatMap((r, i) => r.fragments.map(([id, url]): [string, string] => [renamed[i]?.get(id) ?? id, url]));
   const sidecar: Sidecar = {
     format: SIDECAR_FORMAT,
     site_url: siteUrl,
     cursor_key: randomBytes(32).toString('base64url'),
-    pages: [...ids].map(([id, url]) => {
+    pages: ids.map(([id, url]) => {
       const text = texts.get(url);
       if (text === undefined) throw new Error(`pagefind returned a page that was not added: ${url}`);
       return { id, path: url, text };

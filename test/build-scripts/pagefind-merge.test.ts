@@ -173,9 +173,10 @@ test('a fragment whose name an earlier session took is renamed from its own hash
     await fs.writeFile(path.join(dir, 'pagefind-entry.json'), JSON.stringify({ ...entry, languages: { es: { ...entry.languages.es, hash: metaName, page_count: 1 } } }));
   }
   const out = path.join(root, 'collided');
-  assert.equal(await mergeSessions(sessions, out), { pages: 2 });
+  const result = await mergeSessions(sessions, out);
   const decoded = await decode(out);
   const renamed = `es_${fullHash(fragments[1]!).slice(0, 7)}`;
+  assert.equal(result, { pages: 2, renamed: [new Map(), new Map([[taken, renamed]])] }, 'the rename is reported for the session it happened in');
   assert.equal(decoded.meta[1], [[taken, 1], [renamed, 1]]);
   assert.is(decoded.fragments.get(`${renamed}.pf_fragment`), fragments[1]!.toString());
   assert.is(decoded.fragments.get(`${taken}.pf_fragment`), fragments[0]!.toString());
