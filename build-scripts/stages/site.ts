@@ -32,9 +32,9 @@ const SLICE_MS = 10;
 
 /**
  * gzip 6 and brotli 6: on the sample site's 415 files, 1,919 KB and 1,829 KB, where level 9 gave
- * 1,919 KB and 1,825 KB for 20 % (gzip) and 25 % (brotli) more CPU; 1,500 pages of the benchmark
- * site agree (within 0.2 %). brotli 10 and 11 cost 4–35× more for 8–10 % smaller files, redone on
- * every build.
+ * 1,919 KB and 1,825 KB, brotli 9 for ~30 % more CPU (gzip 6 and 9 cost the same there). On 600
+ * pages of the benchmark site, brotli 9 cost 19× and 11 36× brotli 6's CPU per page, for files
+ * of 28.2 % and 25.3 % of the page instead of 28.3 %, redone on every build (BENCHMARKS.md).
  */
 const ENCODERS: readonly (readonly [ext: '.gz' | '.br', encode: (data: Buffer) => Buffer])[] = [
   ['.gz', (data) => zlib.gzipSync(data, { level: 6 })],
