@@ -55,12 +55,12 @@ test('two stages side by side: each keeps its own 10 % steps', () => {
   const r = createReporter(s.stream, false);
   for (let i = 1; i <= 10; i++) {
     r.progress({ stage: 'search', done: i, total: 10 });
-    r.progress({ stage: 'precompress', done: i * 2, total: 20 });
+    r.progress({ stage: 'site', done: i * 2, total: 20 });
   }
   const lines = s.text().trimEnd().split('\n');
   assert.is(lines.filter((l) => l.startsWith('search: ')).length, 10);
-  assert.is(lines.filter((l) => l.startsWith('precompress: ')).length, 10);
-  assert.is(lines.at(-1), 'precompress: 20/20 (100 %)');
+  assert.is(lines.filter((l) => l.startsWith('site: ')).length, 10);
+  assert.is(lines.at(-1), 'site: 20/20 (100 %)');
 });
 
 test('one read of a page gives its links, ids, facts and Markdown, as reading each apart would', async () => {
