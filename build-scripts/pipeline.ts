@@ -74,7 +74,7 @@ function inStageOrder(timings: Record<string, number>): Record<string, number> {
 }
 
 /** Runs them all; once all have stopped, throws the failure that came first, if any. */
-async function sideBySide(...runs: (() => Promise<void>)[]): Promise<void> {
+async function sideBySide(...runs: (() => Promise<unknown>)[]): Promise<void> {
   let first: { error: unknown } | null = null;
   await Promise.all(runs.map((run) => run().catch((error: unknown) => { first ??= { error }; })));
   if (first) throw (first as { error: unknown }).error;
@@ -143,9 +143,9 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
     const pages = await stage('markdown', (c) => markdown(c, crawled.pages, metas), (r) => `${r.length} pages`);
     await stage('company', (c) => company(c, pages), () => `${COMPANY_SECTIONS.length} sections`);
     await sideBySide(
-      async () => { await stage('search', (c) => search(c, pages), (r) => `${r.indexed} pages indexed`); },
-      async () => { await stage('validate', (c) => validate(c, pages), () => 'all JSON valid'); },
-      async () => { await stage('site', (c) => copySite(c), (r) => `${r.files} files staged, ${r.siblings} gzip/brotli siblings written`); },
+      () => stage('search', (c) => search(c, pages), (r) => `${r.indexed} pages indexed`),
+      () => stage('validate', (c) => validate(c, pages), () => 'all JSON valid'),
+      () => stage('site', (c) => copySite(c), (r) => `${r.files} files staged, ${r.siblings} gzip/brotli siblings written`),
     );
 
     const manifest = createManifest({ buildId, siteUrl, pages, timings: inStageOrder(timings) });

@@ -100,14 +100,14 @@ export async function crawl(ctx: BuildContext): Promise<CrawlResult> {
     return 'broken';
   };
 
-  // Most links are the same on every page (menus, footer) and absolute: each is resolved once.
-  // Relative ones depend on the page that holds them. A Link is shared by the pages holding it.
+  // Most links are the same on every page (menus, footer) and absolute: each is resolved once,
+  // and the Link is shared by the pages holding it. Relative ones depend on their page.
   const resolved = new Map<string, Link | 'external' | 'broken'>();
   const resolveCached = (href: string, from: string): Link | 'external' | 'broken' => {
     // `http:x` without `//` is relative to the page in special schemes (WHATWG URL), so not this.
-    const key = /^(?:\/|https?:\/\/)/i.test(href) ? href : `${from}\u0000${href}`;
-    let link = resolved.get(key);
-    if (link === undefined) resolved.set(key, link = resolve(href, from));
+    if (!/^(?:\/|https?:\/\/)/i.test(href)) return resolve(href, from);
+    let link = resolved.get(href);
+    if (link === undefined) resolved.set(href, link = resolve(href, from));
     return link;
   };
 

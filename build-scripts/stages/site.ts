@@ -7,25 +7,23 @@
  * (`astro build` rewriting it in place never reaches a published build).
  *
  * Why one synchronous pass (each file read once; its copy and siblings written from those bytes):
- * this stage creates three files per page, and creating files is most of its cost. Measured on
- * this project's 2-core machines, interleaved: `writeFileSync` 67 µs of CPU per 10 KB file,
- * `fs.promises.writeFile` 195 µs, `copyFileSync` 165 µs. On the 10,000-page benchmark site the
- * earlier design (compress into `dist/` through promises, write to a temporary name and rename,
- * then hard-link or copy 30,000 files into the build) cost 53–66 s of CPU; this pass 16–31 s.
- * The pass runs on the main thread beside the search stage, so it yields to the event loop every
- * few milliseconds: the search's sessions and Pagefind's replies are never kept waiting longer.
+ * this stage creates three files per page, and creating files is, after compression, most of its
+ * cost; a file written through fs.promises costs round trips to libuv's pool besides. Measured
+ * alone on the 10,000-page benchmark site: 12.5 s, 10.4 s of CPU in user space (compression) and
+ * 2.3 s in the kernel (BENCHMARKS.md note 3). The pass runs on the main thread beside the search
+ * stage, so it yields to the event loop every few milliseconds: the search's sessions and
+ * Pagefind's replies are never kept waiting longer.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import zlib from 'node:zlib';
-import { brotliWindowBits } from '../../server/middleware/compression.ts';
+import { brotliOptions, COMPRESS_MIN_BYTES } from '../../server/middleware/compression.ts';
 import type { BuildContext } from '../context.ts';
 import { BuildError, messageOf } from '../errors.ts';
 
 export const STAGE = 'site';
 export const SITE_DIR = 'site';
-export const MIN_BYTES = 1024;
 export const EXTENSIONS = ['.html', '.css', '.js', '.mjs', '.json', '.xml', '.txt', '.svg', '.md', '.webmanifest'];
 /** Longest run of synchronous work before the event loop gets a turn. */
 const SLICE_MS = 10;
@@ -38,14 +36,7 @@ const SLICE_MS = 10;
  */
 const ENCODERS: readonly (readonly [ext: '.gz' | '.br', encode: (data: Buffer) => Buffer])[] = [
   ['.gz', (data) => zlib.gzipSync(data, { level: 6 })],
-  ['.br', (data) => zlib.brotliCompressSync(data, {
-    params: {
-      [zlib.constants.BROTLI_PARAM_QUALITY]: 6,
-      [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-      [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length,
-      [zlib.constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(data.length),
-    },
-  })],
+  ['.br', (data) => zlib.brotliCompressSync(data, brotliOptions(6, data.length))],
 ];
 
 function compressible(file: string): boolean {
@@ -56,7 +47,7 @@ function compressible(file: string): boolean {
 function place(from: string, to: string): number {
   const data = fs.readFileSync(from);
   fs.writeFileSync(to, data, { flag: 'wx' });
-  if (data.length < MIN_BYTES || !compressible(from)) return 0;
+  if (data.length < COMPRESS_MIN_BYTES || !compressible(from)) return 0;
   let written = 0;
   for (const [ext, encode] of ENCODERS) {
     const out = encode(data);
@@ -81,22 +72,24 @@ export async function copySite(ctx: BuildContext): Promise<SiteResult> {
   // Parents come before their children in readdir's recursive listing only by chance: sort by depth.
   const dirs = entries.filter((e) => e.isDirectory()).map(rel).sort((a, b) => a.split(path.sep).length - b.split(path.sep).length);
   for (const dir of dirs) fs.mkdirSync(path.join(target, dir));
-  const all = entries.filter((e) => !e.isDirectory()).map(rel);
+  const all = entries.filter((e) => !e.isDirectory());
   // Siblings an older build left in `dist/` are made again from the file they belong to.
-  const sources = new Set(all);
-  const files = all.filter((f) => !((f.endsWith('.gz') || f.endsWith('.br')) && compressible(f.slice(0, -3)) && sources.has(f.slice(0, -3))));
+  const sources = new Set(all.map(rel));
+  const stale = (f: string) => (f.endsWith('.gz') || f.endsWith('.br')) && compressible(f.slice(0, -3)) && sources.has(f.slice(0, -3));
+  const files = all.filter((e) => !stale(rel(e)));
 
   let siblings = 0;
   let i = 0;
   while (i < files.length) {
     const until = performance.now() + SLICE_MS;
     do {
-      const file = files[i]!;
-      const from = path.join(ctx.distDir, file);
+      const entry = files[i]!;
+      const from = path.join(entry.parentPath, entry.name);
+      const to = path.join(target, rel(entry));
       try {
-        if (fs.lstatSync(from).isFile()) siblings += place(from, path.join(target, file));
+        if (entry.isFile()) siblings += place(from, to);
         // Symbolic links and the like: as fs.cp copies them.
-        else fs.cpSync(from, path.join(target, file), { errorOnExist: true, force: false });
+        else fs.cpSync(from, to, { errorOnExist: true, force: false });
       } catch (err) {
         throw new BuildError(STAGE, from, messageOf(err), { cause: err });
       }

@@ -1,7 +1,8 @@
 /**
- * Validate: reads every page and company JSON this build wrote back from disk and checks it against
- * the one schema source, before anything is published (the search stage reads its own index back). Catches what in-memory checks cannot: a file missing or
- * left over, a name that does not match its content, a company section with fields it must not have.
+ * Validate: reads every page and company JSON this build wrote back from disk and checks it
+ * against the one schema source, before anything is published (the search stage checks its own
+ * index: every page indexed once). Catches what in-memory checks cannot: a file missing or left
+ * over, a name that does not match its content, a company section with fields it must not have.
  */
 import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';

@@ -21,7 +21,7 @@ const gzip = promisify(zlib.gzip);
  * The window is sized to the body (the default, 4 MB, is allocated and cleared by every
  * encoder): the output is the same for a body that fits, and a per-request encoder costs far less.
  */
-const brotliOptions = (quality: number, size: number): zlib.BrotliOptions => ({
+export const brotliOptions = (quality: number, size: number): zlib.BrotliOptions => ({
   params: {
     [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
     [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,

@@ -27,7 +27,11 @@ const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>',
 const ESCAPED = /\\([!-/:-@[-`{-~])/g;
 const HELD = /\uE000(\d+)\uE001/g;
 
-type Rewrite = readonly [needs: readonly string[], pattern: RegExp, to: string | ((...groups: string[]) => string)];
+type Rewrite = readonly [needs: readonly string[], pattern: RegExp, to: (match: string, ...groups: string[]) => string];
+
+/** The match → its first group (which every pattern using this always captures), or nothing. */
+const firstGroup = (_: string, group: string) => group;
+const nothing = () => '';
 
 /**
  * Inline syntax → its text, in this order: escapes set aside, code spans, images before links,
@@ -38,16 +42,16 @@ type Rewrite = readonly [needs: readonly string[], pattern: RegExp, to: string |
  */
 export const REWRITES: readonly Rewrite[] = [
   [['\\'], ESCAPED, (_, c) => `\uE000${c!.charCodeAt(0)}\uE001`],
-  [['`'], /`+([^`]*)`+/g, '$1'],
-  [['!['], /!\[[^\]]*\]\([^)]*\)/g, ''],
-  [['!['], /!\[[^\]]*\]\[[^\]]*\]/g, ''],
-  [['['], /\[([^\]]*)\]\((?:[^()\s]|\([^)]*\))*(?:\s+"[^"]*")?\)/g, '$1'],
-  [['['], /\[([^\]]*)\]\[[^\]]*\]/g, '$1'],
-  [['<'], /<((?:https?|mailto):[^>\s]+|[^@>\s]+@[^>\s]+)>/g, '$1'],
-  [['<'], /<\/?[A-Za-z][^>]*>/g, ''],
-  [['*', '_', '~'], /(\*\*|__|~~)/g, ''],
-  [['*', '_'], /(^|[^\p{L}\p{N}])[*_]+(?=\S)/gu, '$1'],
-  [['*', '_'], /(\S)[*_]+(?=$|[^\p{L}\p{N}])/gu, '$1'],
+  [['`'], /`+([^`]*)`+/g, firstGroup],
+  [['!['], /!\[[^\]]*\]\([^)]*\)/g, nothing],
+  [['!['], /!\[[^\]]*\]\[[^\]]*\]/g, nothing],
+  [['['], /\[([^\]]*)\]\((?:[^()\s]|\([^)]*\))*(?:\s+"[^"]*")?\)/g, firstGroup],
+  [['['], /\[([^\]]*)\]\[[^\]]*\]/g, firstGroup],
+  [['<'], /<((?:https?|mailto):[^>\s]+|[^@>\s]+@[^>\s]+)>/g, firstGroup],
+  [['<'], /<\/?[A-Za-z][^>]*>/g, nothing],
+  [['*', '_', '~'], /(\*\*|__|~~)/g, nothing],
+  [['*', '_'], /(^|[^\p{L}\p{N}])[*_]+(?=\S)/gu, firstGroup],
+  [['*', '_'], /(\S)[*_]+(?=$|[^\p{L}\p{N}])/gu, firstGroup],
   [['&'], /&(amp|lt|gt|quot|apos|nbsp);/g, (_, e) => ENTITIES[e!]!],
   [['&'], /&#(\d+);/g, (_, d) => String.fromCodePoint(Number(d))],
   [['&'], /&#x([0-9a-f]+);/gi, (_, h) => String.fromCodePoint(parseInt(h!, 16))],
@@ -58,7 +62,7 @@ export function inline(text: string): string {
   let s = text;
   for (const [needs, pattern, to] of REWRITES) {
     if (!needs.some((c) => s.includes(c))) continue;
-    s = typeof to === 'string' ? s.replace(pattern, to) : s.replace(pattern, to);
+    s = s.replace(pattern, to);
   }
   return s;
 }
