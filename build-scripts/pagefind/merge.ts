@@ -6,7 +6,9 @@
  * them, until the bundle is written — ~0.33 MB per page of our text (3.1 GB at 10,000 pages,
  * BENCHMARKS.md note 4). Sessions of a bounded size keep its process small; this puts their
  * output back together, so the runtime (server/search/) loads one ordinary bundle and ranks
- * exactly as before.
+ * exactly as before. Each session is read as soon as it and those before it are done, while the
+ * others still run: reading them all after the last one was ~2 s of the stage's single-threaded
+ * end on 10,000 pages (BENCHMARKS.md note 4); only the writing is left for then.
  *
  * What a session's bundle holds, and how it merges (Pagefind 1.5.2's format, checked on read):
  *   - meta (`pagefind.<lang>_<hash>.pf_meta`): version, pages `[fragment hash, word count]` in
@@ -21,7 +23,7 @@
  *   - fragments: one per page, independent of the others: moved, renamed only when the shorter
  *     name is taken by an earlier page of another session (as one session would have named it).
  */
-import { readFileSync, renameSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { CborReader, CborWriter } from './cbor.ts';
@@ -219,21 +221,22 @@ function writeChunks(words: Map<string, WordRuns>, language: string, outDir: str
   return meta;
 }
 
-function writeFilters(sessions: Session[], language: string, outDir: string): [string, string][] {
-  const filters = new Map<string, Map<string, number[]>>();
-  for (const s of sessions) {
-    for (const [name, hash] of s.meta[3]) {
-      const [filter, values] = new CborReader(readPayload(path.join(s.dir, 'filter', `${hash}.pf_filter`))).value() as [string, [string, number[]][]];
-      if (filter !== name) unsupported(s.dir, `filter file ${hash} holds ${filter}, not ${name}`);
-      let merged = filters.get(filter);
-      if (!merged) filters.set(filter, merged = new Map());
-      for (const [value, pages] of values) {
-        const list = merged.get(value) ?? [];
-        for (const p of pages) list.push(p + s.offset);
-        merged.set(value, list);
-      }
+/** Adds one session's filter values, page numbers made absolute, to `filters`. */
+function readFilters(s: Session, filters: Map<string, Map<string, number[]>>): void {
+  for (const [name, hash] of s.meta[3]) {
+    const [filter, values] = new CborReader(readPayload(path.join(s.dir, 'filter', `${hash}.pf_filter`))).value() as [string, [string, number[]][]];
+    if (filter !== name) unsupported(s.dir, `filter file ${hash} holds ${filter}, not ${name}`);
+    let merged = filters.get(filter);
+    if (!merged) filters.set(filter, merged = new Map());
+    for (const [value, pages] of values) {
+      const list = merged.get(value) ?? [];
+      for (const p of pages) list.push(p + s.offset);
+      merged.set(value, list);
     }
   }
+}
+
+function writeFilters(filters: Map<string, Map<string, number[]>>, language: string, outDir: string): [string, string][] {
   const taken = new Set<string>();
   const meta: [string, string][] = [];
   for (const filter of [...filters.keys()].sort(compareBytes)) {
@@ -247,31 +250,26 @@ function writeFilters(sessions: Session[], language: string, outDir: string): [s
 }
 
 /**
- * Moves the fragments into `outDir`, named as one session over all pages would name them; also
- * returns, per session, the fragments that got another name (session's name → merged name).
+ * Moves one session's fragments into `outDir`, named as one session over all pages would name
+ * them (`taken`: the names earlier sessions' pages hold); returns the fragments that got another
+ * name (session's name → merged name).
  */
-function moveFragments(sessions: Session[], language: string, outDir: string): { pages: MetaPage[]; renamed: Map<string, string>[] } {
-  const taken = new Set<string>();
-  const pages: MetaPage[] = [];
-  const renamed: Map<string, string>[] = [];
-  const minimum = language.length + 1 + NAME_PREFIX;
-  for (const s of sessions) {
-    const own = new Map<string, string>();
-    for (const [hash, wordCount] of s.meta[1]) {
-      const source = path.join(s.dir, 'fragment', `${hash}.pf_fragment`);
-      let name = hash;
-      if (hash.length !== minimum || taken.has(hash)) {
-        name = shortName(language, fullHash(readPayload(source)), NAME_PREFIX, taken);
-        own.set(hash, name);
-      } else {
-        taken.add(name);
-      }
-      renameSync(source, path.join(outDir, 'fragment', `${name}.pf_fragment`));
-      pages.push([name, wordCount]);
+function moveFragments(s: Session, outDir: string, taken: Set<string>, pages: MetaPage[]): Map<string, string> {
+  const renamed = new Map<string, string>();
+  const minimum = s.language.length + 1 + NAME_PREFIX;
+  for (const [hash, wordCount] of s.meta[1]) {
+    const source = path.join(s.dir, 'fragment', `${hash}.pf_fragment`);
+    let name = hash;
+    if (hash.length !== minimum || taken.has(hash)) {
+      name = shortName(s.language, fullHash(readPayload(source)), NAME_PREFIX, taken);
+      renamed.set(hash, name);
+    } else {
+      taken.add(name);
     }
-    renamed.push(own);
+    renameSync(source, path.join(outDir, 'fragment', `${name}.pf_fragment`));
+    pages.push([name, wordCount]);
   }
-  return { pages, renamed };
+  return renamed;
 }
 
 export interface MergeResult {
@@ -280,47 +278,80 @@ export interface MergeResult {
   renamed: Map<string, string>[];
 }
 
+export interface SessionMerger {
+  /**
+   * Session `index`'s bundle is complete. Sessions are taken in order: each is read (and its
+   * fragments moved) as soon as every session before it has been, so the reading overlaps the
+   * sessions still running instead of waiting for the last. Throws what is wrong with a bundle.
+   */
+  add(index: number, dir: string): void;
+  /** Writes the merged bundle; every session must have been added. */
+  finish(): Promise<MergeResult>;
+}
+
 /**
- * Merges the bundles in `sessionDirs` (sessions over consecutive slices of the pages, in order)
- * into `outDir`. The session folders are consumed (fragments are moved out of them).
+ * Merges the bundles of `count` sessions (over consecutive slices of the pages, in order) into
+ * `outDir`, as they come. The session folders are consumed (fragments are moved out of them).
  */
-export async function mergeSessions(sessionDirs: string[], outDir: string): Promise<MergeResult> {
-  if (sessionDirs.length === 0) throw new Error('no Pagefind sessions to merge');
-  const sessions: Session[] = [];
-  let offset = 0;
-  for (const dir of sessionDirs) {
-    const s = readSession(dir);
-    sessions.push({ ...s, offset });
-    offset += s.meta[1].length;
-  }
-  const [first] = sessions as [Session, ...Session[]];
-  const { language } = first;
-  for (const s of sessions) {
-    if (s.language !== language) unsupported(s.dir, `language ${s.language} where the first session has ${language}`);
-    if (JSON.stringify(s.meta[5]) !== JSON.stringify(first.meta[5])) unsupported(s.dir, 'meta fields that differ between sessions');
-  }
-
-  await fs.mkdir(outDir, { recursive: true });
-  for (const sub of ['index', 'filter', 'fragment']) await fs.mkdir(path.join(outDir, sub), { recursive: true });
-  // The runtime (pagefind.js, its WebAssembly) is the same in every session's bundle.
-  for (const e of await fs.readdir(first.dir, { withFileTypes: true })) {
-    if (e.isFile() && !e.name.endsWith('.pf_meta') && e.name !== 'pagefind-entry.json') {
-      await fs.copyFile(path.join(first.dir, e.name), path.join(outDir, e.name));
-    }
-  }
-
-  const { pages, renamed } = moveFragments(sessions, language, outDir);
-  const filters = writeFilters(sessions, language, outDir);
+export function createMerger(count: number, outDir: string): SessionMerger {
+  if (count === 0) throw new Error('no Pagefind sessions to merge');
+  const waiting = new Map<number, string>();
+  const read: Session[] = [];
+  const renamed: Map<string, string>[] = [];
+  const taken = new Set<string>();
+  const pages: MetaPage[] = [];
+  const filters = new Map<string, Map<string, number[]>>();
   const words = new Map<string, WordRuns>();
-  for (const s of sessions) readWords(s, words);
-  const chunks = writeChunks(words, language, outDir);
-  words.clear();
 
-  const meta: Meta = [FORMAT, pages, chunks, filters, [], first.meta[5]];
-  const payload = new CborWriter().value(meta).bytes();
-  const metaName = `${language}_${fullHash(payload).slice(0, META_PREFIX)}`;
-  writePayload(path.join(outDir, `pagefind.${metaName}.pf_meta`), payload);
-  const entry: Entry = { ...first.entry, languages: { [language]: { ...first.entry.languages[language]!, hash: metaName, page_count: pages.length } } };
-  await fs.writeFile(path.join(outDir, 'pagefind-entry.json'), JSON.stringify(entry));
-  return { pages: pages.length, renamed };
+  const take = (dir: string) => {
+    const s: Session = { ...readSession(dir), offset: pages.length };
+    const first = read[0] ?? s;
+    if (s.language !== first.language) unsupported(s.dir, `language ${s.language} where the first session has ${first.language}`);
+    if (JSON.stringify(s.meta[5]) !== JSON.stringify(first.meta[5])) unsupported(s.dir, 'meta fields that differ between sessions');
+    if (read.length === 0) for (const sub of ['index', 'filter', 'fragment']) mkdirSync(path.join(outDir, sub), { recursive: true });
+    read.push(s);
+    renamed.push(moveFragments(s, outDir, taken, pages));
+    readFilters(s, filters);
+    readWords(s, words);
+  };
+
+  return {
+    add(index, dir) {
+      if (index < read.length || waiting.has(index) || index >= count) throw new Error(`session ${index} added twice or out of range`);
+      waiting.set(index, dir);
+      for (let next = waiting.get(read.length); next !== undefined; next = waiting.get(read.length)) {
+        waiting.delete(read.length);
+        take(next);
+      }
+    },
+    async finish() {
+      if (read.length !== count) throw new Error(`${count - read.length} of ${count} Pagefind sessions were not merged`);
+      const [first] = read as [Session, ...Session[]];
+      const { language } = first;
+      // The runtime (pagefind.js, its WebAssembly) is the same in every session's bundle.
+      for (const e of await fs.readdir(first.dir, { withFileTypes: true })) {
+        if (e.isFile() && !e.name.endsWith('.pf_meta') && e.name !== 'pagefind-entry.json') {
+          await fs.copyFile(path.join(first.dir, e.name), path.join(outDir, e.name));
+        }
+      }
+      const filterMeta = writeFilters(filters, language, outDir);
+      const chunks = writeChunks(words, language, outDir);
+      words.clear();
+
+      const meta: Meta = [FORMAT, pages, chunks, filterMeta, [], first.meta[5]];
+      const payload = new CborWriter().value(meta).bytes();
+      const metaName = `${language}_${fullHash(payload).slice(0, META_PREFIX)}`;
+      writePayload(path.join(outDir, `pagefind.${metaName}.pf_meta`), payload);
+      const entry: Entry = { ...first.entry, languages: { [language]: { ...first.entry.languages[language]!, hash: metaName, page_count: pages.length } } };
+      await fs.writeFile(path.join(outDir, 'pagefind-entry.json'), JSON.stringify(entry));
+      return { pages: pages.length, renamed };
+    },
+  };
+}
+
+/** Merges the bundles in `sessionDirs`, all complete, into `outDir` (see createMerger). */
+export async function mergeSessions(sessionDirs: string[], outDir: string): Promise<MergeResult> {
+  const merger = createMerger(sessionDirs.length, outDir);
+  sessionDirs.forEach((dir, i) => merger.add(i, dir));
+  return merger.finish();
 }

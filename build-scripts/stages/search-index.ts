@@ -18,7 +18,7 @@ import { markdownToText } from '../../server/search/plain-text.ts';
 import { PAGEFIND_DIR, SIDECAR_FILE, SIDECAR_FORMAT, type Sidecar } from '../../server/search/sidecar.ts';
 import { words } from '../../server/search/text.ts';
 import { decodePayload } from '../pagefind/files.ts';
-import { mergeSessions } from '../pagefind/merge.ts';
+import { createMerger } from '../pagefind/merge.ts';
 
 /** Files Pagefind writes for browsers (UI, highlighting, worker); the Node runtime needs none. */
 const BROWSER_ONLY = [
@@ -37,11 +37,13 @@ export function indexedText(page: Pick<ReadModelPage, 'description' | 'markdown'
 const RECORD_WINDOW = 64;
 /**
  * Pages per Pagefind session. Pagefind's process holds ~0.33 MB per page of our text until its
- * bundle is written (3.1 GB for 10,000 pages in one session); sessions of this size keep it under
- * ~200 MB, two of them at once included, and merge.ts joins their bundles into the one a single
- * session would have written.
+ * bundle is written (3.1 GB for 10,000 pages in one session); sessions of this size keep it near
+ * 100 MB, and merge.ts joins their bundles into the one a single session would have written.
+ * Pagefind's CPU per page is the same for 250, 500 and 1,000 pages a session (measured on the
+ * benchmark site), but the stage ends when its last session does, with a core idle meanwhile:
+ * with 500-page sessions, the 10,000-page build ended with ~6 s at 1.2 cores busy, with 250 ~4 s.
  */
-export const SESSION_PAGES = 500;
+export const SESSION_PAGES = 250;
 
 /** What a session needs of each page. */
 export type SessionPage = Pick<ReadModelPage, 'path' | 'title' | 'city' | 'description' | 'markdown'>;
@@ -100,6 +102,18 @@ function writeBundle(bundle: string, files: { path: string; content: Uint8Array 
     writeFileSync(target, file.content);
   }
 }
+
+/**
+ * Pagefind's binary allocates with jemalloc, which returns freed runs to the kernel and faults
+ * fresh 4 KB pages in for the next ones: on the 10,000-page benchmark site, 1.17 M of the build's
+ * 1.78 M page faults were Pagefind's, and a third of its main thread's time was spent in the
+ * kernel on them (page faults and `madvise`). Asking for transparent huge pages for its heap (the
+ * kernel's default THP mode, `madvise`, gives them only to who asks) cut a 1,000-page index's
+ * faults from 165 k to 65 k and its CPU by a quarter (BENCHMARKS.md note 4). Children inherit the
+ * thread's environment; a configuration the user set is left alone. Kernels without THP ignore it.
+ */
+const JEMALLOC_CONF = '_RJEM_MALLOC_CONF';
+process.env[JEMALLOC_CONF] ??= 'thp:always,metadata_thp:always';
 
 /** Sessions of this thread under way: they share its one Pagefind process (each its own index). */
 let sessionsRunning = 0;
@@ -212,18 +226,21 @@ export async function buildSearchIndex(opts: {
   }
   const sessionsDir = path.join(outDir, '.sessions');
   const dirs = slices.length === 1 ? [bundle] : slices.map((_, i) => path.join(sessionsDir, String(i)));
+  // Each session's bundle is read into the merge as soon as it and those before it are done.
+  const merger = slices.length > 1 ? createMerger(slices.length, bundle) : null;
   const results: SessionResult[] = new Array(slices.length);
   let next = 0;
   let done = 0;
   await Promise.all(Array.from({ length: Math.min(parallel, slices.length) }, async () => {
     for (let i = next++; i < slices.length; i = next++) {
       results[i] = await run({ pages: slices[i]!, bundle: dirs[i]! });
+      merger?.add(i, dirs[i]!);
       opts.progress?.(done += slices[i]!.length);
     }
   }));
   let renamed: Map<string, string>[] = [];
-  if (slices.length > 1) {
-    ({ renamed } = await mergeSessions(dirs, bundle));
+  if (merger) {
+    ({ renamed } = await merger.finish());
     await fs.rm(sessionsDir, { recursive: true, force: true });
   }
 

@@ -9,8 +9,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CborReader, CborWriter } from '../../build-scripts/pagefind/cbor.ts';
 import { fullHash, readPayload, writePayload } from '../../build-scripts/pagefind/files.ts';
-import { chunkBounds, compareBytes, mergeSessions } from '../../build-scripts/pagefind/merge.ts';
-import { buildSearchIndex } from '../../build-scripts/stages/search-index.ts';
+import { chunkBounds, compareBytes, createMerger, mergeSessions } from '../../build-scripts/pagefind/merge.ts';
+import { buildSearchIndex, indexSession } from '../../build-scripts/stages/search-index.ts';
 import type { ReadModelPage } from '../../server/schemas/read-model.ts';
 import { openSearch } from '../../server/search/engine.ts';
 import { searchPages } from '../../server/search/index.ts';
@@ -154,6 +154,38 @@ test('chunk bounds: the shortest prefixes that tell neighbouring chunks apart', 
     { from: 'p', to: 'peach' },
   ]);
   assert.ok(compareBytes('z', 'é') < 0 && compareBytes('\u{ffff}', '\u{1f600}') < 0, 'UTF-8 byte order, not UTF-16');
+});
+
+test('sessions that end out of order are read in page order, each once those before it are in', async () => {
+  const size = 37;
+  const dirs: string[] = [];
+  for (let i = 0; i * size < pages.length; i++) {
+    dirs.push(path.join(root, 'unordered', String(i)));
+    await indexSession({ pages: pages.slice(i * size, (i + 1) * size), bundle: dirs[i]! });
+  }
+  assert.ok(dirs.length >= 3);
+  const fragmentsLeft = async (dir: string) => (await fs.readdir(path.join(dir, 'fragment'))).length;
+  const out = path.join(root, 'unordered-merged');
+  const merger = createMerger(dirs.length, out);
+  merger.add(1, dirs[1]!);
+  assert.ok(await fragmentsLeft(dirs[1]!) > 0, 'session 1 waits for session 0');
+  merger.add(0, dirs[0]!);
+  assert.is(await fragmentsLeft(dirs[1]!), 0, 'and is read right after it');
+  for (const i of [...dirs.keys()].slice(2).reverse()) merger.add(i, dirs[i]!);
+  assert.throws(() => merger.add(0, dirs[0]!), /session 0 added twice/);
+  const result = await merger.finish();
+  assert.is(result.pages, pages.length);
+  const a = await decode(path.join(single, PAGEFIND_DIR));
+  const b = await decode(out);
+  assert.equal(b.meta.slice(0, 3), a.meta.slice(0, 3), 'version, pages, index chunks');
+  assert.equal(b.words, a.words);
+  assert.equal([...b.fragments], [...a.fragments]);
+});
+
+test('the merge is not written before every session is in', async () => {
+  const merger = createMerger(2, path.join(root, 'incomplete'));
+  const err = await merger.finish().then(() => null, (e: unknown) => e as Error);
+  assert.match(err?.message ?? '', /2 of 2 Pagefind sessions were not merged/);
 });
 
 test('a fragment whose name an earlier session took is renamed from its own hash', async () => {

@@ -1,12 +1,16 @@
 /** The search stage: Pagefind's bundle and the sidecar, from read-model pages. */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import * as pagefind from 'pagefind';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildSearchIndex, indexedText, indexSession } from '../../build-scripts/stages/search-index.ts';
 import { PAGEFIND_DIR, SIDECAR_FILE, SidecarSchema, type Sidecar } from '../../server/search/sidecar.ts';
 import { words } from '../../server/search/text.ts';
+import { ROOT } from '../../server/config.ts';
 import { buildFixtureIndex, fixturePages, SITE, type BuiltIndex } from '../server/search/fixtures.ts';
 
 let built: BuiltIndex;
@@ -101,6 +105,39 @@ test('two sessions of one thread at once share its Pagefind process; the first t
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
+});
+
+/** The environment of this process's running Pagefind child, from Linux's /proc; null when none runs. */
+function pagefindChildEnv(): Map<string, string> | null {
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let stat: string;
+    try { stat = readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { continue; }
+    const [, comm, state, ppid] = /^\d+ \((.*)\) (\S+) (\d+)/.exec(stat) ?? [];
+    // An earlier test's process may linger as a zombie until it is reaped.
+    if (ppid !== String(process.pid) || !comm?.startsWith('pagefind') || state === 'Z') continue;
+    let environ: string[];
+    try { environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean); } catch { continue; }
+    return new Map(environ.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+  }
+  return null;
+}
+
+test("Pagefind's process asks jemalloc for transparent huge pages; a configuration the user set is kept", async () => {
+  // The service starts with the first call and runs until close().
+  const created = await pagefind.createIndex({ forceLanguage: 'es' });
+  try {
+    const env = pagefindChildEnv();
+    assert.ok(env, 'a Pagefind process runs');
+    assert.is(env.get('_RJEM_MALLOC_CONF'), 'thp:always,metadata_thp:always');
+  } finally {
+    await created.index?.deleteIndex();
+    await pagefind.close();
+  }
+  const own = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e',
+    "await import('./build-scripts/stages/search-index.ts'); process.stdout.write(process.env._RJEM_MALLOC_CONF ?? 'unset')"],
+  { cwd: ROOT, env: { ...process.env, _RJEM_MALLOC_CONF: 'narenas:1' }, encoding: 'utf8' });
+  assert.is(own.status, 0, own.stderr);
+  assert.is(own.stdout, 'narenas:1');
 });
 
 test.run();
