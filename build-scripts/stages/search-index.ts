@@ -41,7 +41,8 @@ const RECORD_WINDOW = 64;
  * 100 MB, and merge.ts joins their bundles into the one a single session would have written.
  * Pagefind's CPU per page is the same for 250, 500 and 1,000 pages a session (measured on the
  * benchmark site), but the stage ends when its last session does, with a core idle meanwhile:
- * with 500-page sessions, the 10,000-page build ended with ~6 s at 1.2 cores busy, with 250 ~4 s.
+ * with 500-page sessions, the 10,000-page build ended with ~5 s at 1.0–1.3 cores busy, with 250
+ * ~4 s (BENCHMARKS.md note 4).
  */
 export const SESSION_PAGES = 250;
 
