@@ -68,7 +68,7 @@ export interface BuildResult {
 
 const STAGE_ORDER = ['astro', 'crawl', 'extract', 'markdown', 'company', 'search', 'validate', 'site', 'publish'];
 
-/** Stage timings in the pipeline's order, whichever of two side-by-side stages finished first. */
+/** Stage timings in the pipeline's order, whichever of the side-by-side stages finished first. */
 function inStageOrder(timings: Record<string, number>): Record<string, number> {
   return Object.fromEntries(STAGE_ORDER.filter((s) => s in timings).map((s) => [s, timings[s]!]));
 }

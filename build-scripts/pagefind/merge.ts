@@ -23,8 +23,7 @@
  *   - fragments: one per page, independent of the others: moved, renamed only when the shorter
  *     name is taken by an earlier page of another session (as one session would have named it).
  */
-import { mkdirSync, readFileSync, renameSync } from 'node:fs';
-import fs from 'node:fs/promises';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CborReader, CborWriter } from './cbor.ts';
 import { fullHash, readPayload, shortName, writePayload } from './files.ts';
@@ -329,9 +328,9 @@ export function createMerger(count: number, outDir: string): SessionMerger {
       const [first] = read as [Session, ...Session[]];
       const { language } = first;
       // The runtime (pagefind.js, its WebAssembly) is the same in every session's bundle.
-      for (const e of await fs.readdir(first.dir, { withFileTypes: true })) {
+      for (const e of readdirSync(first.dir, { withFileTypes: true })) {
         if (e.isFile() && !e.name.endsWith('.pf_meta') && e.name !== 'pagefind-entry.json') {
-          await fs.copyFile(path.join(first.dir, e.name), path.join(outDir, e.name));
+          copyFileSync(path.join(first.dir, e.name), path.join(outDir, e.name));
         }
       }
       const filterMeta = writeFilters(filters, language, outDir);
@@ -343,7 +342,7 @@ export function createMerger(count: number, outDir: string): SessionMerger {
       const metaName = `${language}_${fullHash(payload).slice(0, META_PREFIX)}`;
       writePayload(path.join(outDir, `pagefind.${metaName}.pf_meta`), payload);
       const entry: Entry = { ...first.entry, languages: { [language]: { ...first.entry.languages[language]!, hash: metaName, page_count: pages.length } } };
-      await fs.writeFile(path.join(outDir, 'pagefind-entry.json'), JSON.stringify(entry));
+      writeFileSync(path.join(outDir, 'pagefind-entry.json'), JSON.stringify(entry));
       return { pages: pages.length, renamed };
     },
   };
