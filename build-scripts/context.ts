@@ -9,8 +9,10 @@ export interface BuildWorkers {
   /** Number of workers: how much work is worth having in flight. */
   readonly size: number;
   read(task: PageReadTask): Promise<PageRead>;
-  /** One Pagefind session, by the worker's own Pagefind process. */
+  /** One Pagefind session, by the worker's own Pagefind process (kept for the next one). */
   index(task: SessionTask): Promise<SessionResult>;
+  /** Stops every worker's Pagefind process, once no session runs. */
+  endSessions(): Promise<void>;
   /** Null when the written page file is valid, else what is wrong with it. */
   check(task: PageCheckTask): Promise<string | null>;
 }

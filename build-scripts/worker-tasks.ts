@@ -5,16 +5,18 @@
  */
 import { serveTasks } from './pool/serve.ts';
 import { readPage, type PageRead, type PageReadTask } from './stages/page-read.ts';
-import { indexSession, type SessionResult, type SessionTask } from './stages/search-index.ts';
+import { endSessions, indexSession, type SessionResult, type SessionTask } from './stages/search-index.ts';
 import { checkPageFile, type PageCheckTask } from './stages/validate.ts';
 
-export type WorkerTask = ({ kind: 'read' } & PageReadTask) | ({ kind: 'index' } & SessionTask) | ({ kind: 'check' } & PageCheckTask);
-export type WorkerTaskResult = PageRead | SessionResult | string | null;
+export type WorkerTask =
+  | ({ kind: 'read' } & PageReadTask) | ({ kind: 'index' } & SessionTask) | { kind: 'end-sessions' } | ({ kind: 'check' } & PageCheckTask);
+export type WorkerTaskResult = PageRead | SessionResult | string | null | void;
 
 serveTasks<WorkerTask, WorkerTaskResult>((task) => {
   switch (task.kind) {
     case 'read': return readPage(task);
     case 'index': return indexSession(task);
+    case 'end-sessions': return endSessions();
     case 'check': return checkPageFile(task);
   }
 });

@@ -18,11 +18,13 @@ const WORKER_OLD_SPACE_MB = 256;
 
 export function createBuildWorkers(size = defaultPoolSize()): BuildWorkers & { close(): Promise<void> } {
   let pool: Pool<WorkerTask, WorkerTaskResult> | undefined;
-  const run = (task: WorkerTask) => (pool ??= createPool(SCRIPT, { size, resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_SPACE_MB } })).run(task);
+  const started = () => (pool ??= createPool(SCRIPT, { size, resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_SPACE_MB } }));
+  const run = (task: WorkerTask) => started().run(task);
   return {
     size,
     read: (task) => run({ kind: 'read', ...task }) as Promise<PageRead>,
     index: (task) => run({ kind: 'index', ...task }) as Promise<SessionResult>,
+    endSessions: async () => { await pool?.broadcast({ kind: 'end-sessions' }); },
     check: (task) => run({ kind: 'check', ...task }) as Promise<string | null>,
     close: async () => { await pool?.close(); },
   };

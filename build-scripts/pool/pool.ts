@@ -8,6 +8,8 @@
  *   usual BuildError naming stage and page. The pool itself goes on.
  * - A worker that dies (uncaught error, exit) breaks the pool: every pending and later task is
  *   rejected, and the other workers are stopped.
+ * - `broadcast(task)` runs a task once in every worker, beside whatever each is doing (a stage
+ *   ending its per-worker state: search stops the Pagefind process each worker kept).
  * - `close()` stops the workers; the pipeline calls it when the build ends, failed or not.
  * Workers are only referenced while they have work, so an idle pool never keeps Node alive.
  */
@@ -17,6 +19,7 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
 export interface Pool<T, R> {
   readonly size: number;
   run(task: T): Promise<R>;
+  broadcast(task: T): Promise<R[]>;
   close(): Promise<void>;
 }
 
@@ -66,11 +69,14 @@ export function createPool<T, R>(script: URL, options: { size?: number; resource
       let best: Slot<T, R> | undefined;
       for (const slot of slots) if (slot.running.size < PER_WORKER && (!best || slot.running.size < best.running.size)) best = slot;
       if (!best) return;
-      const p = queue.shift()!;
-      if (best.running.size === 0) best.worker.ref();
-      best.running.set(p.id, p);
-      best.worker.postMessage({ id: p.id, task: p.task });
+      send(best, queue.shift()!);
     }
+  };
+
+  const send = (slot: Slot<T, R>, p: Pending<T, R>) => {
+    if (slot.running.size === 0) slot.worker.ref();
+    slot.running.set(p.id, p);
+    slot.worker.postMessage({ id: p.id, task: p.task });
   };
 
   for (let i = 0; i < size; i++) {
@@ -99,6 +105,10 @@ export function createPool<T, R>(script: URL, options: { size?: number; resource
         queue.push({ id: nextId++, task, resolve, reject });
         dispatch();
       });
+    },
+    broadcast(task) {
+      if (broken) return Promise.reject(broken);
+      return Promise.all(slots.map((slot) => new Promise<R>((resolve, reject) => send(slot, { id: nextId++, task, resolve, reject }))));
     },
     async close() {
       const error = new Error('the build worker pool was closed');

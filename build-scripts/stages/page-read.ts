@@ -13,10 +13,10 @@
  */
 import fs from 'node:fs';
 import type { Element, Root } from 'hast';
-import { select } from 'hast-util-select';
 import type { PageFacts } from '../context.ts';
 import { messageOf } from '../errors.ts';
 import { hastToMarkdown, parseHtml } from '../markdown/index.ts';
+import { mainContainer } from '../markdown/select-main.ts';
 import { walkElements } from '../markdown/walk.ts';
 import { readFacts } from './extract.ts';
 
@@ -58,7 +58,7 @@ function scan(tree: Root): { hrefs: string[]; ids: Set<string>; redirect: string
 
 /** The title heads every page's Markdown, also when it came from `<title>`, not an `<h1>`. */
 function addHeading(tree: Root, title: string): void {
-  const container = select('main', tree) ?? select('[role=main]', tree) ?? select('body', tree);
+  const container = mainContainer(tree);
   const h1: Element = { type: 'element', tagName: 'h1', properties: {}, children: [{ type: 'text', value: title }] };
   if (container) container.children.unshift(h1);
 }

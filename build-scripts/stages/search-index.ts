@@ -116,28 +116,24 @@ function writeBundle(bundle: string, files: { path: string; content: Uint8Array 
 const JEMALLOC_CONF = '_RJEM_MALLOC_CONF';
 process.env[JEMALLOC_CONF] ??= 'thp:always,metadata_thp:always';
 
-/** Sessions of this thread under way: they share its one Pagefind process (each its own index). */
-let sessionsRunning = 0;
+/**
+ * Stops this thread's Pagefind process. Sessions keep it between them (each session deletes its
+ * own index): starting one per session cost 40 processes on 10,000 pages, each faulting its heap
+ * in afresh — 0.3 s of CPU per 1,000 pages (BENCHMARKS.md note 5). The owner of the sessions
+ * calls this once none runs (a session under way would fail with "Pagefind backend closed"), and
+ * while this thread lives on, so it collects the process's exit (an orphan's CPU time would be
+ * missing from the build's own accounts).
+ */
+export async function endSessions(): Promise<void> {
+  await pagefind.close();
+}
 
 /**
  * One Pagefind index of `pages`, written to `bundle`, by this thread's Pagefind process (each
- * worker thread has its own, so sessions in two workers run side by side). The process is stopped
- * when the thread's last session ends: its memory goes back to the system, and the thread, still
- * running, collects its exit (an orphan's CPU time would be missing from the build's own
- * accounts). Not before: a worker can be handed a second session while one runs (the pool gives
- * each worker two tasks), and stopping the process under it failed that session ("Pagefind
- * backend closed", seen on the 10,000-page benchmark site).
+ * worker thread has its own, so sessions in two workers run side by side; two sessions in one
+ * thread share it, each with its own index). The process runs on until `endSessions`.
  */
-export async function indexSession(task: SessionTask): Promise<SessionResult> {
-  sessionsRunning++;
-  try {
-    return await runSession(task);
-  } finally {
-    if (--sessionsRunning === 0) await pagefind.close();
-  }
-}
-
-async function runSession({ pages, bundle }: SessionTask): Promise<SessionResult> {
+export async function indexSession({ pages, bundle }: SessionTask): Promise<SessionResult> {
   const texts = pages.map(indexedText);
   const df = new Map<string, number>();
   pages.forEach((page, i) => {
@@ -206,7 +202,10 @@ export async function buildSearchIndex(opts: {
   outDir: string;
   siteUrl: string;
   sessionPages?: number;
-  /** Runs the sessions (default: one after the other, in this thread). */
+  /**
+   * Runs the sessions; the caller ends them (`endSessions` where they ran) after this returns.
+   * Default: one after the other in this thread, ended here.
+   */
   runSession?: SessionRunner;
   /** Sessions run at once (with a runner that spreads them over workers). */
   parallel?: number;
@@ -215,8 +214,15 @@ export async function buildSearchIndex(opts: {
 }): Promise<{ indexed: number }> {
   const { pages, outDir, siteUrl } = opts;
   const sessionPages = opts.sessionPages ?? SESSION_PAGES;
-  const run = opts.runSession ?? indexSession;
-  const parallel = opts.runSession ? Math.max(1, opts.parallel ?? 1) : 1;
+  if (!opts.runSession) {
+    try {
+      return await buildSearchIndex({ ...opts, runSession: indexSession, parallel: 1 });
+    } finally {
+      await endSessions();
+    }
+  }
+  const run = opts.runSession;
+  const parallel = Math.max(1, opts.parallel ?? 1);
   const bundle = path.join(outDir, PAGEFIND_DIR);
   await fs.rm(outDir, { recursive: true, force: true });
   await fs.mkdir(outDir, { recursive: true });

@@ -2,8 +2,9 @@
  * Search: the Pagefind index of the published pages, with the city as a filter, written to
  * `search/` of this build (see build-scripts/stages/search-index.ts for the index itself). Its
  * sessions run in the build's workers, as many at once as there are workers, each worker with
- * its own Pagefind process (Pagefind indexes on one core). The pool places them beside the
- * validate checks, so two sessions can share a worker and its process for a while.
+ * its own Pagefind process (Pagefind indexes on one core), kept from one session to the next and
+ * stopped when the stage ends. The pool places sessions beside the validate checks, so two can
+ * share a worker and its process for a while.
  */
 import path from 'node:path';
 import type { BuildContext, ReadModelPage } from '../context.ts';
@@ -13,11 +14,16 @@ export const STAGE = 'search';
 
 export async function search(ctx: BuildContext, pages: ReadModelPage[]): Promise<{ indexed: number }> {
   ctx.progress(0, pages.length);
-  const result = await buildSearchIndex({
-    pages, outDir: path.join(ctx.stagingDir, 'search'), siteUrl: ctx.siteUrl,
-    runSession: (task) => ctx.workers.index(task), parallel: ctx.workers.size,
-    progress: (done) => ctx.progress(done, pages.length),
-  });
+  let result: { indexed: number };
+  try {
+    result = await buildSearchIndex({
+      pages, outDir: path.join(ctx.stagingDir, 'search'), siteUrl: ctx.siteUrl,
+      runSession: (task) => ctx.workers.index(task), parallel: ctx.workers.size,
+      progress: (done) => ctx.progress(done, pages.length),
+    });
+  } finally {
+    await ctx.workers.endSessions();
+  }
   ctx.progress(result.indexed, pages.length);
   if (result.indexed !== pages.length) {
     throw new Error(`the index holds ${result.indexed} pages of ${pages.length}`);

@@ -15,6 +15,7 @@ import { ROOT } from '../../server/config.ts';
 import { pointerPath, readPointer } from '../../server/read-model/pointer.ts';
 import { ManifestSchema, ReadModelPageSchema } from '../../server/schemas/read-model.ts';
 import { CompanyInfoSchema, COMPANY_SECTIONS } from '../../server/schemas/resources.ts';
+import { pagefindChildren, pagefindChildrenGone } from '../helpers/processes.ts';
 import { threads, threadsSettled } from '../helpers/threads.ts';
 import { basePages, createFixtureSite, SITE_URL, type FixtureSite, type PageSpec } from './fixture-site.ts';
 
@@ -141,6 +142,12 @@ siteTest('a relative link is resolved against each page that holds it', async (s
   // `fontaneria/` is /servicios/fontaneria/ from /servicios/ (built) and /ciudades/fontaneria/ from /ciudades/ (not).
   const err = await failsKeepingPrevious(site, () => site.writePage('/ciudades/', { h1: 'Ciudades', links: ['/ciudades/madrid/', 'fontaneria/'] }));
   assert.is(err.message, 'build failed at stage crawl, page /ciudades/: broken link to fontaneria/');
+});
+
+siteTest('a build stops the Pagefind processes its workers kept between sessions, and collects their exit', async (site) => {
+  const before = pagefindChildren({ zombies: true });
+  await buildReadModel({ ...options(site), workers: 2 });
+  assert.ok(await pagefindChildrenGone({ zombies: true, except: before }), `left: ${pagefindChildren({ zombies: true }).join(' ')}`);
 });
 
 siteTest('a failing build stops its worker threads', async (site) => {

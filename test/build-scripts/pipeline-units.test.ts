@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { select } from 'hast-util-select';
+import { toString } from 'hast-util-to-string';
 import type { BuildContext, CrawledPage, PageMeta } from '../../build-scripts/context.ts';
 import { BuildError } from '../../build-scripts/errors.ts';
 import { htmlToMarkdown, parseHtml } from '../../build-scripts/markdown/index.ts';
@@ -12,13 +14,49 @@ import { readFacts, slugOf } from '../../build-scripts/stages/extract.ts';
 import { markdown } from '../../build-scripts/stages/markdown.ts';
 import { readPage } from '../../build-scripts/stages/page-read.ts';
 import { newBuildId } from '../../build-scripts/build-id.ts';
-import { pageHtml, SITE_URL } from './fixture-site.ts';
+import { basePages, pageHtml, SITE_URL } from './fixture-site.ts';
 
 function sink() {
   let out = '';
   const stream = { write: (s: string) => { out += s; return true; }, isTTY: false } as unknown as NodeJS.WriteStream;
   return { stream, text: () => out };
 }
+
+/** readFacts by its definition: the selectors it stands for, through hast-util-select. */
+function factsBySelectors(html: string) {
+  const tree = parseHtml(html);
+  const meta = (name: string) => {
+    const content = select(`meta[name="${name}"]`, tree)?.properties.content;
+    return typeof content === 'string' ? content.replace(/\s+/g, ' ').trim() : undefined;
+  };
+  const h1 = select('main h1', tree) ?? select('h1', tree);
+  const title = select('head > title', tree) ?? select('title', tree);
+  const canonical = select('link[rel~=canonical]', tree)?.properties.href;
+  const text = (el: typeof h1) => (el ? toString(el).replace(/\s+/g, ' ').trim() : '');
+  return {
+    title: text(h1) || text(title), hasH1: Boolean(h1), canonical: typeof canonical === 'string' ? canonical : undefined,
+    description: meta('description'), kind: meta('agentes:kind'), city: meta('agentes:city'),
+  };
+}
+
+test('readFacts finds what its selectors find, in one walk', () => {
+  const documents = [
+    // h1 outside <main> first, one inside later; titles in head and in an SVG; rel lists; repeated metas.
+    `<html><head><meta name="description" content=" Uno  dos "><meta name="description" content="otra">
+      <link rel="stylesheet" href="/a.css"><link rel="alternate CANONICAL" href="/x/"><link rel="preload canonical" href="/c/">
+      <link rel="canonical" href="/d/"><title>T  de  cabeza</title></head>
+      <body><h1>Fuera</h1><svg><title>svg</title></svg><main><div><h1>Dentro <b>de</b> main</h1></div></main><h1>Otro</h1></body></html>`,
+    // No <main>: the first <h1>; no head title: the first title anywhere (parse5 hoists it into head anyway).
+    '<body><p><h1>Primero</h1></p><h1>Segundo</h1><meta name="agentes:kind" content="guide"><meta name="agentes:city"></body>',
+    // No h1 at all; <title> only; meta name without content; a link with rel but no href.
+    '<title>Solo título</title><link rel="canonical"><meta name="agentes:city" content="madrid">',
+    // Nested mains, h1 in the inner; metas named with odd case (compared exactly).
+    '<main><main><h1>Anidado</h1></main></main><meta name="Description" content="no"><meta name="agentes:kind" content="">',
+    '',
+  ];
+  for (const [pagePath, spec] of Object.entries(basePages())) documents.push(pageHtml(spec, pagePath));
+  for (const html of documents) assert.equal(readFacts(parseHtml(html)), factsBySelectors(html), html.slice(0, 120));
+});
 
 test('without a terminal: a line at every 10 %, stage lines in between', () => {
   const s = sink();

@@ -33,6 +33,23 @@ test('each result answers its own task, whichever finishes first', async () => {
   }
 });
 
+test('broadcast runs a task once in every worker, beside the tasks they hold', async () => {
+  const pool = createPool<TestTask, number>(TASKS, { size: 3 });
+  try {
+    await Promise.all([0, 1, 2].map((n) => pool.run({ n }))); // the workers are up
+    // Every worker busy with a slow task and another queued behind it.
+    const busy = Array.from({ length: 6 }, (_, n) => pool.run({ n, delayMs: 200, thread: true }));
+    busy.forEach((p) => p.catch(() => {}));
+    const started = performance.now();
+    const threads = await pool.broadcast({ n: 0, thread: true });
+    assert.ok(performance.now() - started < 150, 'it does not wait for the queue');
+    assert.is(new Set(threads).size, 3);
+    assert.equal(new Set(await Promise.all(busy)), new Set(threads));
+  } finally {
+    await pool.close();
+  }
+});
+
 test('a task that throws rejects with its message; the pool goes on, and forPage names the stage and page', async () => {
   const pool = createPool<TestTask, number>(TASKS, { size: 2 });
   try {

@@ -1,13 +1,14 @@
 /** The search stage: Pagefind's bundle and the sidecar, from read-model pages. */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildSearchIndex, indexedText, indexSession } from '../../build-scripts/stages/search-index.ts';
+import { buildSearchIndex, endSessions, indexedText, indexSession } from '../../build-scripts/stages/search-index.ts';
+import { pagefindChildren, pagefindChildrenGone } from '../helpers/processes.ts';
 import { PAGEFIND_DIR, SIDECAR_FILE, SidecarSchema, type Sidecar } from '../../server/search/sidecar.ts';
 import { words } from '../../server/search/text.ts';
 import { ROOT } from '../../server/config.ts';
@@ -85,7 +86,7 @@ test('each build has its own cursor key; a rebuild replaces the folder', async (
   assert.not.ok((await fs.readdir(dir)).includes('stale.txt'));
 });
 
-test('two sessions of one thread at once share its Pagefind process; the first to end does not stop it under the other', async () => {
+test("two sessions of one thread at once share its Pagefind process, which runs on until endSessions", async () => {
   // The build's pool hands a worker a second task while one runs, so two sessions can meet there.
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-sessions-'));
   try {
@@ -102,6 +103,23 @@ test('two sessions of one thread at once share its Pagefind process; the first t
       const entry = JSON.parse(await fs.readFile(path.join(dir, bundle, 'pagefind-entry.json'), 'utf8'));
       assert.is(entry.languages.es.page_count, count, bundle);
     }
+    const [process] = pagefindChildren();
+    assert.ok(process, 'the Pagefind process outlives the sessions');
+    const c = await indexSession({ pages: pages.slice(0, 1), bundle: path.join(dir, 'c') });
+    assert.is(c.texts.length, 1);
+    assert.equal(pagefindChildren(), [process], 'the next session uses the same process');
+  } finally {
+    await endSessions();
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+  assert.ok(await pagefindChildrenGone(), 'endSessions stops the process');
+});
+
+test('an index built in this thread stops its Pagefind process when done', async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-sessions-'));
+  try {
+    await buildSearchIndex({ pages: fixturePages(), outDir: dir, siteUrl: SITE, sessionPages: 2 });
+    assert.ok(await pagefindChildrenGone());
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
@@ -109,12 +127,7 @@ test('two sessions of one thread at once share its Pagefind process; the first t
 
 /** The environment of this process's running Pagefind child, from Linux's /proc; null when none runs. */
 function pagefindChildEnv(): Map<string, string> | null {
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    let stat: string;
-    try { stat = readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { continue; }
-    const [, comm, state, ppid] = /^\d+ \((.*)\) (\S+) (\d+)/.exec(stat) ?? [];
-    // An earlier test's process may linger as a zombie until it is reaped.
-    if (ppid !== String(process.pid) || !comm?.startsWith('pagefind') || state === 'Z') continue;
+  for (const pid of pagefindChildren()) {
     let environ: string[];
     try { environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean); } catch { continue; }
     return new Map(environ.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));

@@ -4,12 +4,28 @@ import * as assert from 'uvu/assert';
 import { splitCities } from '../../../server/search/city-names.ts';
 import { normalizeQuery, planQuery } from '../../../server/search/query.ts';
 import { stem } from '../../../server/search/stem-es.ts';
-import { fold, words } from '../../../server/search/text.ts';
+import { fold, words, wordsByDefinition } from '../../../server/search/text.ts';
 import { familyStems, Vocabulary, withinOneEdit } from '../../../server/search/vocabulary.ts';
 
 test('folding drops case and diacritics, words split on anything else', () => {
   assert.is(fold('Fontanería CORUÑA Güero'), 'fontaneria coruna guero');
   assert.equal(words('¿Fuga de agua/luz? «Urgente», A-Coruña 24h.'), ['fuga', 'de', 'agua', 'luz', 'urgente', 'a', 'coruna', '24h']);
+});
+
+test('words: the per-character fast path gives what folding the whole text gives, on any text', () => {
+  // Letters with and without precomposed forms, combining marks, final-sigma Greek, Turkish İ,
+  // ligatures, Hangul, astral letters, format characters, punctuation and spaces of all kinds.
+  const alphabet = [...'aZñÑáÉüÜçß0959٣ǄǅİıΣσςΑΩ한ﬁ€–—…¿¡«»"\'/-_.,;:!? \t\n'].concat(
+    ['e\u0301', '\u0301', '\u0327', '\u00ad', '\u200b', '\u00a0', '\u2003', '\ud835\udc00', '\ud83d\ude00', '\ufeff', '\u0130']);
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (let n = 0; n < 3000; n++) {
+    let text = '';
+    const length = Math.floor(random() * 24);
+    for (let i = 0; i < length; i++) text += alphabet[Math.floor(random() * alphabet.length)];
+    assert.equal(words(text), wordsByDefinition(text), JSON.stringify(text));
+  }
+  assert.equal(words('ΟΔΟΣ ΟΔΟΣΑ'), ['οδος', 'οδοσα']);
 });
 
 test('Snowball Spanish stems (published outputs for unaccented words)', () => {
