@@ -18,8 +18,7 @@ const WORKER_OLD_SPACE_MB = 256;
 
 export function createBuildWorkers(size = defaultPoolSize()): BuildWorkers & { close(): Promise<void> } {
   let pool: Pool<WorkerTask, WorkerTaskResult> | undefined;
-  const started = () => (pool ??= createPool(SCRIPT, { size, resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_SPACE_MB } }));
-  const run = (task: WorkerTask) => started().run(task);
+  const run = (task: WorkerTask) => (pool ??= createPool(SCRIPT, { size, resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_SPACE_MB } })).run(task);
   return {
     size,
     read: (task) => run({ kind: 'read', ...task }) as Promise<PageRead>,
