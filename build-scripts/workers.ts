@@ -1,6 +1,8 @@
 /**
  * The build's worker threads as the stages see them (`BuildContext.workers`): one pool per build,
- * started on first use (the astro stage needs none) and closed by the pipeline when the build ends.
+ * started by the pipeline when the read-model stages begin (the astro stage needs none; started
+ * then, the workers load their code while the crawl lists the site) or on first use, and closed by
+ * the pipeline when the build ends.
  */
 import type { BuildWorkers } from './context.ts';
 import type { WorkerTask, WorkerTaskResult } from './worker-tasks.ts';
@@ -16,11 +18,13 @@ const SCRIPT = new URL('./worker-tasks.ts', import.meta.url);
  */
 const WORKER_OLD_SPACE_MB = 256;
 
-export function createBuildWorkers(size = defaultPoolSize()): BuildWorkers & { close(): Promise<void> } {
+export function createBuildWorkers(size = defaultPoolSize()): BuildWorkers & { start(): void; close(): Promise<void> } {
   let pool: Pool<WorkerTask, WorkerTaskResult> | undefined;
-  const run = (task: WorkerTask) => (pool ??= createPool(SCRIPT, { size, resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_SPACE_MB } })).run(task);
+  const started = () => (pool ??= createPool(SCRIPT, { size, resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_SPACE_MB } }));
+  const run = (task: WorkerTask) => started().run(task);
   return {
     size,
+    start: () => { started(); },
     read: (task) => run({ kind: 'read', ...task }) as Promise<PageRead>,
     index: (task) => run({ kind: 'index', ...task }) as Promise<SessionResult>,
     endSessions: async () => { await pool?.broadcast({ kind: 'end-sessions' }); },

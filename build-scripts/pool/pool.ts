@@ -15,6 +15,7 @@
  */
 import os from 'node:os';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { compiledTaskModule } from './compile.ts';
 
 export interface Pool<T, R> {
   readonly size: number;
@@ -39,15 +40,15 @@ interface Slot<T, R> {
 
 /** Tasks handed to one worker at a time: a second one waits in its queue, so it never idles between replies. */
 const PER_WORKER = 2;
-const BOOT = new URL('./worker-boot.mjs', import.meta.url);
 
 export function defaultPoolSize(): number {
   return Math.max(1, os.availableParallelism());
 }
 
-/** Starts `size` workers (default: one per core) running the task module `script`. */
+/** Starts `size` workers (default: one per core) running the task module `script` (compile.ts). */
 export function createPool<T, R>(script: URL, options: { size?: number; resourceLimits?: ResourceLimits } = {}): Pool<T, R> {
   const size = options.size ?? defaultPoolSize();
+  const entry = compiledTaskModule(script);
   const queue: Pending<T, R>[] = [];
   const slots: Slot<T, R>[] = [];
   let nextId = 0;
@@ -80,7 +81,7 @@ export function createPool<T, R>(script: URL, options: { size?: number; resource
   };
 
   for (let i = 0; i < size; i++) {
-    const worker = new Worker(BOOT, { workerData: { script: script.href }, ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}) });
+    const worker = new Worker(entry, options.resourceLimits ? { resourceLimits: options.resourceLimits } : {});
     const slot: Slot<T, R> = { worker, running: new Map() };
     worker.unref();
     worker.on('message', (reply: Reply<R>) => {

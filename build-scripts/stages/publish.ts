@@ -15,6 +15,8 @@ export const STAGE = 'publish';
 export const KEEP_BUILDS = 3;
 /** Staging folders of crashed builds older than this are removed (younger ones may be running). */
 const STALE_STAGING_MS = 60 * 60 * 1000;
+/** Built once: `.strict()` returns a new schema, which zod compiles on its first use. */
+const StrictManifest = ManifestSchema.strict();
 
 export interface PublishResult {
   buildDir: string;
@@ -23,10 +25,10 @@ export interface PublishResult {
 }
 
 export async function publish(ctx: BuildContext, manifest: Manifest): Promise<PublishResult> {
-  const parsed = ManifestSchema.strict().parse(manifest);
+  const parsed = StrictManifest.parse(manifest);
   const manifestFile = path.join(ctx.stagingDir, 'manifest.json');
   await writeJson(manifestFile, parsed);
-  ManifestSchema.strict().parse(await readJson(manifestFile));
+  StrictManifest.parse(await readJson(manifestFile));
 
   const buildDir = buildPath(ctx.outDir, ctx.buildId);
   await fs.rename(ctx.stagingDir, buildDir);

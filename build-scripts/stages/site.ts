@@ -11,22 +11,19 @@
  * cost; a file written through fs.promises costs round trips to libuv's pool besides. Measured
  * alone on the 10,000-page benchmark site: 12.5 s, 10.4 s of CPU in user space (compression) and
  * 2.3 s in the kernel (BENCHMARKS.md note 3). The pass runs on the main thread beside the search
- * stage, so it yields to the event loop every few milliseconds: the search's sessions and
- * Pagefind's replies are never kept waiting longer.
+ * stage, in slices (slices.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import zlib from 'node:zlib';
 import { brotliOptions, COMPRESS_MIN_BYTES } from '../../server/middleware/compression.ts';
 import type { BuildContext } from '../context.ts';
 import { BuildError, messageOf } from '../errors.ts';
+import { inSlices } from '../slices.ts';
 
 export const STAGE = 'site';
 export const SITE_DIR = 'site';
 export const EXTENSIONS = ['.html', '.css', '.js', '.mjs', '.json', '.xml', '.txt', '.svg', '.md', '.webmanifest'];
-/** Longest run of synchronous work before the event loop gets a turn. */
-const SLICE_MS = 10;
 
 /**
  * gzip 6 and brotli 6: on the sample site's 415 files, 1,919 KB and 1,829 KB, where level 9 gave
@@ -71,7 +68,7 @@ export async function copySite(ctx: BuildContext): Promise<SiteResult> {
   fs.mkdirSync(target);
   // Parents come before their children in readdir's recursive listing only by chance: sort by depth.
   const dirs = entries.filter((e) => e.isDirectory()).map(rel).sort((a, b) => a.split(path.sep).length - b.split(path.sep).length);
-  for (const dir of dirs) fs.mkdirSync(path.join(target, dir));
+  await inSlices(dirs, (dir) => fs.mkdirSync(path.join(target, dir)), () => {});
   const all = entries.filter((e) => !e.isDirectory());
   // Siblings an older build left in `dist/` are made again from the file they belong to.
   const sources = new Set(all.map(rel));
@@ -79,24 +76,16 @@ export async function copySite(ctx: BuildContext): Promise<SiteResult> {
   const files = all.filter((e) => !stale(rel(e)));
 
   let siblings = 0;
-  let i = 0;
-  while (i < files.length) {
-    const until = performance.now() + SLICE_MS;
-    do {
-      const entry = files[i]!;
-      const from = path.join(entry.parentPath, entry.name);
-      const to = path.join(target, rel(entry));
-      try {
-        if (entry.isFile()) siblings += place(from, to);
-        // Symbolic links and the like: as fs.cp copies them.
-        else fs.cpSync(from, to, { errorOnExist: true, force: false });
-      } catch (err) {
-        throw new BuildError(STAGE, from, messageOf(err), { cause: err });
-      }
-      i++;
-    } while (i < files.length && performance.now() < until);
-    ctx.progress(i, files.length);
-    await nextTurn();
-  }
+  await inSlices(files, (entry) => {
+    const from = path.join(entry.parentPath, entry.name);
+    const to = path.join(target, rel(entry));
+    try {
+      if (entry.isFile()) siblings += place(from, to);
+      // Symbolic links and the like: as fs.cp copies them.
+      else fs.cpSync(from, to, { errorOnExist: true, force: false });
+    } catch (err) {
+      throw new BuildError(STAGE, from, messageOf(err), { cause: err });
+    }
+  }, ctx.progress);
   return { files: files.length, siblings };
 }

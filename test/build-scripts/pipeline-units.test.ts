@@ -12,6 +12,7 @@ import { htmlToMarkdown, parseHtml } from '../../build-scripts/markdown/index.ts
 import { createReporter } from '../../build-scripts/progress.ts';
 import { readFacts, slugOf } from '../../build-scripts/stages/extract.ts';
 import { markdown } from '../../build-scripts/stages/markdown.ts';
+import { checkPageFile } from '../../build-scripts/stages/validate.ts';
 import { readPage } from '../../build-scripts/stages/page-read.ts';
 import { newBuildId } from '../../build-scripts/build-id.ts';
 import { basePages, pageHtml, SITE_URL } from './fixture-site.ts';
@@ -148,6 +149,33 @@ test('the markdown stage fails on a page whose conversion failed, naming stage a
     assert.is((err as BuildError).message, 'build failed at stage markdown, page /b/: tabla imposible');
     const pages = await markdown(ctx, crawled.slice(0, 1), [meta('/a/')]);
     assert.equal(JSON.parse(await fs.readFile(path.join(dir, 'pages', 'a.json'), 'utf8')), pages[0]);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('validate reads a written page back and refuses an unknown field, a wrong type or another page', async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-check-'));
+  try {
+    const ctx = { stagingDir: dir, progress: () => {} } as unknown as BuildContext;
+    const facts = { title: 'Hola', hasH1: true, canonical: undefined, description: undefined, kind: undefined, city: undefined };
+    const meta: PageMeta = { path: '/a/', url: `${SITE_URL}/a/`, slug: 'a', title: 'Hola', description: '', city: '', kind: 'info', hasH1: true };
+    const [page] = await markdown(ctx, [{ path: '/a/', file: '', facts, markdown: '# Hola\n' }], [meta]);
+    const file = path.join(dir, 'pages', 'a.json');
+    const task = { file, name: 'a.json', path: '/a/', hash: page!.hash };
+    const written = await fs.readFile(file, 'utf8');
+    const check = async (content: unknown) => {
+      await fs.writeFile(file, JSON.stringify(content));
+      return checkPageFile(task);
+    };
+    // One after the other on the same schema, as a worker checks every page of a build.
+    assert.is(await checkPageFile(task), null);
+    assert.match(await check({ ...page, extra: 1 }) ?? '', /^pages\/a\.json is invalid: .*extra/);
+    assert.match(await check({ ...page, title: 7 }) ?? '', /^pages\/a\.json is invalid: title: /);
+    assert.is(await check({ ...page, hash: 'f'.repeat(64) }), 'pages/a.json does not hold what was written');
+    assert.is(await check({ ...page, path: '/b/' }), 'pages/a.json does not hold what was written');
+    await fs.writeFile(file, written);
+    assert.is(await checkPageFile(task), null);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }

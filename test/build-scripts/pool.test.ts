@@ -6,6 +6,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BuildError, forPage } from '../../build-scripts/errors.ts';
+import { COMPILED_DIR, compiledTaskModule } from '../../build-scripts/pool/compile.ts';
 import { createPool } from '../../build-scripts/pool/pool.ts';
 import { ROOT } from '../../server/config.ts';
 import { threads, threadsSettled } from '../helpers/threads.ts';
@@ -86,6 +87,26 @@ test('close stops the workers (their threads end) and rejects what was still que
   await queued;
   assert.is(await threadsSettled(before), before);
   await rejects(pool.run({ n: 3 }), /closed/);
+});
+
+test('workers run their task module compiled to JavaScript, one bundle per content', async () => {
+  const compiled = compiledTaskModule(TASKS);
+  assert.match(compiled.pathname, new RegExp(`^${COMPILED_DIR}/tasks-[0-9a-f]{16}\\.mjs$`));
+  assert.is(compiledTaskModule(TASKS).href, compiled.href, 'the same module compiles to the same file');
+  assert.is(compiledTaskModule(compiled).href, compiled.href, 'JavaScript runs as it is');
+  const pool = createPool<TestTask, number | string>(TASKS, { size: 2 });
+  try {
+    // Under tsx the module would run from its .ts file, on a loader thread per worker.
+    const where = await Promise.all([0, 1, 2, 3].map((n) => pool.run({ n, where: true, delayMs: 20 })));
+    assert.equal(where, [compiled.href, compiled.href, compiled.href, compiled.href]);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a task module that does not compile fails the pool at once, naming the error', () => {
+  const broken = new URL('./fixtures/pool/broken.ts', import.meta.url);
+  assert.throws(() => createPool(broken, { size: 1 }), (err: Error) => /Build failed with 1 error/.test(err.message) && err.message.includes('broken.ts:2:'));
 });
 
 test('an idle pool does not keep Node running', async () => {
