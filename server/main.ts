@@ -15,7 +15,6 @@ import { openModel } from './read-model/holder.ts';
 import { createTokenService } from './auth/tokens.ts';
 import { API_BASE, createApiHandler } from './routes/api/index.ts';
 import { endOfTurn } from './end-of-turn.ts';
-import { idleCollector } from './idle-gc.ts';
 import { oauthRoutes } from './routes/oauth/index.ts';
 import { identityRoute } from './routes/identity.ts';
 import { discoveryRoutes } from './routes/discovery.ts';
@@ -69,8 +68,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const api = endOfTurn(createApiHandler(deps));
   const isApi = (url: string) => url.startsWith(API_BASE)
     && (url.length === API_BASE.length || url[API_BASE.length] === '/' || url[API_BASE.length] === '?');
-  // `gc` is there when Node runs with --expose-gc, as npm start runs it (idle-gc.ts).
-  const collector = idleCollector({ gc: (globalThis as { gc?: () => unknown }).gc });
   let draining = false;
   /** While draining, every answer (those in flight at the signal included) says `Connection: close`. */
   class Response<Req extends http.IncomingMessage = http.IncomingMessage> extends http.ServerResponse<Req> {
@@ -80,7 +77,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     }
   }
   const server = http.createServer({ connectionsCheckingInterval: TIMEOUTS.checkMs, requireHostHeader: false, ServerResponse: Response }, (req, res) => {
-    collector.touch();
     if (refusedWithoutHost(req, res)) return;
     if (isApi(req.url ?? '/')) { api(req, res); return; }
     try {
@@ -104,7 +100,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let closing: Promise<void> | null = null;
   const close = (graceMs = 10_000) => (closing ??= (async () => {
     draining = true;
-    collector.stop();
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     // A kept-alive connection turns idle when its in-flight answer is sent: close it then.
