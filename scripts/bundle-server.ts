@@ -12,7 +12,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_BUNDLE = path.join(ROOT, 'var', 'server', 'index.mjs');
@@ -22,17 +22,22 @@ export function bundleServer(outfile = SERVER_BUNDLE): Promise<string> {
   return bundle(path.join(ROOT, 'server', 'index.ts'), outfile);
 }
 
+/** One ES module for plain Node from a TypeScript entry and what it imports from the project (the build's workers run such bundles too). */
+export const NODE_BUNDLE: BuildOptions = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  // Dependencies load from node_modules as they do under tsx (same versions, same files).
+  packages: 'external',
+};
+
 /** Bundles one entry module the same way (the benchmark's baseline server is built with it too). */
 export async function bundle(entry: string, outfile: string): Promise<string> {
   await build({
+    ...NODE_BUNDLE,
     entryPoints: [entry],
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    // Dependencies load from node_modules as they do under tsx (same versions, same files).
-    packages: 'external',
     // `--enable-source-maps` (npm start) maps stack traces in logs back to the TypeScript sources.
     sourcemap: 'linked',
     logLevel: 'warning',

@@ -7,8 +7,8 @@
  * Why not tsx in the workers: a worker does not inherit the parent's `--import tsx`, so each one
  * registered tsx itself, which starts a loader thread per worker that compiles and resolves every
  * import. Two workers took 3.1 s and 5.3 s of CPU to read their first page that way, against
- * 1.3 s and 2.3 s on the bundle, bundling included (BENCHMARKS.md note 6); the build waits for
- * them before it reads a page.
+ * 1.3 s and 2.3 s on the bundle, which takes 0.2 s to make (BENCHMARKS.md note 6); the build
+ * waits for them before it reads a page.
  *
  * The bundle sits inside the project so its package imports resolve from the project's
  * node_modules, as the sources' do. Task modules must not locate files from `import.meta.url`
@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildSync } from 'esbuild';
+import { NODE_BUNDLE } from '../../scripts/bundle-server.ts';
 import { ROOT } from '../../server/config.ts';
 
 export const COMPILED_DIR = path.join(ROOT, 'var', 'build-workers');
@@ -27,16 +28,7 @@ export const COMPILED_DIR = path.join(ROOT, 'var', 'build-workers');
 export function compiledTaskModule(script: URL): URL {
   const file = fileURLToPath(script);
   if (!/\.[cm]?tsx?$/.test(file)) return script;
-  const result = buildSync({
-    entryPoints: [file],
-    bundle: true,
-    write: false,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'silent',
-  });
+  const result = buildSync({ ...NODE_BUNDLE, entryPoints: [file], write: false, logLevel: 'silent' });
   const code = result.outputFiles[0]!.contents;
   const name = `${path.basename(file).replace(/\.[^.]+$/, '')}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
   const target = path.join(COMPILED_DIR, name);

@@ -44,8 +44,3 @@ export async function writePages(ctx: BuildContext, pages: ReadModelPage[]): Pro
   }, ctx.progress);
   return pages;
 }
-
-/** Both, one after the other. */
-export async function markdown(ctx: BuildContext, crawled: CrawledPage[], metas: PageMeta[]): Promise<ReadModelPage[]> {
-  return writePages(ctx, readModelPages(crawled, metas));
-}

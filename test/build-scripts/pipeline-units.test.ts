@@ -11,7 +11,7 @@ import { BuildError } from '../../build-scripts/errors.ts';
 import { htmlToMarkdown, parseHtml } from '../../build-scripts/markdown/index.ts';
 import { createReporter } from '../../build-scripts/progress.ts';
 import { readFacts, slugOf } from '../../build-scripts/stages/extract.ts';
-import { markdown } from '../../build-scripts/stages/markdown.ts';
+import { readModelPages, writePages } from '../../build-scripts/stages/markdown.ts';
 import { checkPageFile } from '../../build-scripts/stages/validate.ts';
 import { readPage } from '../../build-scripts/stages/page-read.ts';
 import { newBuildId } from '../../build-scripts/build-id.ts';
@@ -144,10 +144,11 @@ test('the markdown stage fails on a page whose conversion failed, naming stage a
       { path: '/a/', file: '', facts, markdown: '# Hola\n' },
       { path: '/b/', file: '', facts, markdown: null, markdownError: 'tabla imposible' },
     ];
-    const err = await markdown(ctx, crawled, crawled.map((c) => meta(c.path))).then(() => null, (e: unknown) => e);
+    let err: unknown = null;
+    try { readModelPages(crawled, crawled.map((c) => meta(c.path))); } catch (e) { err = e; }
     assert.instance(err, BuildError);
     assert.is((err as BuildError).message, 'build failed at stage markdown, page /b/: tabla imposible');
-    const pages = await markdown(ctx, crawled.slice(0, 1), [meta('/a/')]);
+    const pages = await writePages(ctx, readModelPages(crawled.slice(0, 1), [meta('/a/')]));
     assert.equal(JSON.parse(await fs.readFile(path.join(dir, 'pages', 'a.json'), 'utf8')), pages[0]);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
@@ -160,7 +161,7 @@ test('validate reads a written page back and refuses an unknown field, a wrong t
     const ctx = { stagingDir: dir, progress: () => {} } as unknown as BuildContext;
     const facts = { title: 'Hola', hasH1: true, canonical: undefined, description: undefined, kind: undefined, city: undefined };
     const meta: PageMeta = { path: '/a/', url: `${SITE_URL}/a/`, slug: 'a', title: 'Hola', description: '', city: '', kind: 'info', hasH1: true };
-    const [page] = await markdown(ctx, [{ path: '/a/', file: '', facts, markdown: '# Hola\n' }], [meta]);
+    const [page] = await writePages(ctx, readModelPages([{ path: '/a/', file: '', facts, markdown: '# Hola\n' }], [meta]));
     const file = path.join(dir, 'pages', 'a.json');
     const task = { file, name: 'a.json', path: '/a/', hash: page!.hash };
     const written = await fs.readFile(file, 'utf8');
