@@ -1,8 +1,8 @@
 /** The Markdown report of one run: machine, HTTP table, micro-benchmarks, build, target checks. */
 import type { BuildReport, BuildRun } from './build/run-build.ts';
-import type { HttpReport } from './http/run-http.ts';
+import type { HttpReport, HttpRow } from './http/run-http.ts';
 import type { MachineInfo } from './lib/machine.ts';
-import { fmt, mb, table } from './lib/stats.ts';
+import { fmt, mb, median, table } from './lib/stats.ts';
 import type { MicroReport } from './micro/run-micro.ts';
 import type { Check } from './targets.ts';
 
@@ -41,7 +41,32 @@ function httpSection(http: HttpReport): string {
       + `${mb(m.memory.rssAfterLoad)} right after the load, **${mb(m.memory.rss)}** after ${http.settleSeconds} s idle, peak ${mb(m.memory.peak)}. `
       + `Redis store: ${mb(m.redis.rssJustStarted)} / **${mb(m.redis.rssAtStart)}** / ${mb(m.redis.rssAfterLoad)} / **${mb(m.redis.rss)}** / peak ${mb(m.redis.peak)}. `
       + `(Under load V8 lets garbage build up until a major GC or, once idle, its memory reducer: the peak is garbage, the settled figure what the server holds.)`,
+    ...redisCycle(http),
   ].join('\n');
+}
+
+/**
+ * The Redis rows against the round trip they cannot avoid: with a fixed number of connections,
+ * each waiting for its answer, a request's cycle is connections ÷ req/s, and the Redis store's
+ * cycle holds one round trip to Redis more than the memory store's (bench/http/redis-round-trip.ts).
+ */
+function redisCycle(http: HttpReport): string[] {
+  const content = http.rows.filter((r) => r.group === 'content' && !r.unavailable);
+  const cycle = (pick: (r: HttpRow) => number, store: 'memory' | 'redis') =>
+    median(content.filter((r) => r.store === store).map((r) => (http.connections / pick(r)) * 1e6));
+  const base = cycle((r) => r.baseline!.rps, 'redis');
+  const mem = cycle((r) => r.server!.rps, 'memory');
+  const red = cycle((r) => r.server!.rps, 'redis');
+  const rtt = http.redisRoundTrip;
+  if (!Number.isFinite(base + mem + red)) return [];
+  return [
+    '',
+    `Redis rows: at ${http.connections} connections, each waiting for its answer before sending again, a request's cycle (connections ÷ req/s, median over the read_page and get_company_info rows) `
+      + `was ${fmt(base)} µs on the baseline, ${fmt(mem)} µs with the memory store and ${fmt(red)} µs with Redis, ${fmt(red - mem)} µs more. `
+      + `One round trip to this Redis from Node, measured alone (${rtt.samples} PINGs one at a time): p50 ${fmt(rtt.p50)} µs, p99 ${fmt(rtt.p99)} µs. `
+      + `The Redis store cannot answer before Redis has counted the request; when nothing else is ready to run meanwhile, the round trip adds to the cycle whole, `
+      + `and with it as the Redis store's only cost the Redis rows would read baseline ÷ (memory-store cycle + round trip) = **${fmt(base / (mem + rtt.p50), 2)}**.`,
+  ];
 }
 
 function microSection(micro: MicroReport): string {

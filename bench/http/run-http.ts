@@ -18,6 +18,7 @@ import { bundleServer } from '../../scripts/bundle-server.ts';
 import { startBaseline, startServer, type Child } from '../lib/processes.ts';
 import { median } from '../lib/stats.ts';
 import { load, type LoadRequest, type LoadResult, type LoadTool } from './load.ts';
+import { redisRoundTrip, type RoundTrip } from './redis-round-trip.ts';
 import { capture, scenarios, type Scenario } from './scenarios.ts';
 
 export type Store = 'memory' | 'redis';
@@ -83,6 +84,8 @@ export interface HttpReport {
   rows: HttpRow[];
   memory: Record<Store, ServerMemory>;
   settleSeconds: number;
+  /** A round trip to the benchmark's Redis from Node, measured alone after the rounds. */
+  redisRoundTrip: RoundTrip;
   connections: number;
   rounds: number;
   seconds: number;
@@ -208,6 +211,9 @@ export async function runHttp(opts: HttpOptions): Promise<HttpReport> {
       }
     }
 
+    opts.log('http: round trips to Redis, one at a time, alone');
+    const roundTrip = await redisRoundTrip(redis.url);
+
     // V8 leaves the garbage of a load for its memory reducer, which runs after some idle seconds
     // (measured: RSS 252 MB right after the load, 172 MB twelve seconds later).
     const rssAfterLoad = { memory: memory.memory().rss, redis: redisMain.memory().rss };
@@ -251,6 +257,7 @@ export async function runHttp(opts: HttpOptions): Promise<HttpReport> {
         redis: { ...redisMain.memory(), rssJustStarted: rssJustStarted.redis, rssAtStart: rssAtStart.redis, rssAfterLoad: rssAfterLoad.redis },
       },
       settleSeconds: SETTLE_MS / 1000,
+      redisRoundTrip: roundTrip,
       connections: opts.connections,
       rounds: opts.rounds,
       seconds: opts.seconds,
