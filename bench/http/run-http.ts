@@ -211,12 +211,11 @@ export async function runHttp(opts: HttpOptions): Promise<HttpReport> {
       }
     }
 
-    opts.log('http: round trips to Redis, one at a time, alone');
-    const roundTrip = await redisRoundTrip(redis.url);
-
     // V8 leaves the garbage of a load for its memory reducer, which runs after some idle seconds
     // (measured: RSS 252 MB right after the load, 172 MB twelve seconds later).
     const rssAfterLoad = { memory: memory.memory().rss, redis: redisMain.memory().rss };
+    opts.log('http: round trips to Redis, one at a time, alone');
+    const roundTrip = await redisRoundTrip(redis.url);
     opts.log(`http: ${SETTLE_MS / 1000} s idle for V8's memory reducer before reading the servers' memory`);
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 
