@@ -69,6 +69,18 @@ function redisCycle(http: HttpReport): string[] {
   ];
 }
 
+function relevanceTable(micro: MicroReport): string[] {
+  const pct = (n: number, of: number) => (of === 0 ? '—' : `${fmt((100 * n) / of, 1)} %`);
+  const { groups, total } = micro.relevance;
+  return [
+    '**Search relevance** on the realistic query set (test/server/search/realistic/queries/, answers decided from the content before any run):',
+    '',
+    table(['group', 'queries with an answer', 'top-1', 'top-3', 'off-site queries with no result'],
+      [...groups, total].map((g) => [g.group, String(g.answerable), pct(g.top1, g.answerable), pct(g.top3, g.answerable), g.offSite ? `${g.empty}/${g.offSite}` : '—'])),
+    '',
+  ];
+}
+
 function microSection(micro: MicroReport): string {
   const s = micro.searchMix;
   const md = micro.markdown;
@@ -78,7 +90,8 @@ function microSection(micro: MicroReport): string {
     table(['function', 'mean µs', 'p50 µs', 'p99 µs', 'ops/s', 'samples'],
       micro.tasks.map((t) => [t.name, fmt(t.meanUs, 2), fmt(t.p50Us, 2), fmt(t.p99Us, 2), fmt(t.opsPerSecond), String(t.samples)])),
     '',
-    `**Search, realistic mix** (${s.queries} common queries — trades, services, problems, trade + city, city, typos; some with \`city\` — `
+    ...relevanceTable(micro),
+    `**Search, realistic mix** (${s.queries} queries: the 200 common ones — trades, services, problems, trade + city, city, typos; some with \`city\` — then the realistic set; `
       + `${s.calls} calls with Zipf-skewed repetition, on a freshly opened engine): p50 **${fmt(s.p50Ms, 3)} ms**, p99 **${fmt(s.p99Ms, 3)} ms**. `
       + `First call of each query (nothing cached for it): p50 ${fmt(s.firstP50Ms, 2)} ms, p99 ${fmt(s.firstP99Ms, 2)} ms, max ${fmt(s.firstMaxMs, 2)} ms. `
       + `RSS growth over the mix: ${mb(s.rssGrowth)}.`,

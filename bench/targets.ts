@@ -27,6 +27,7 @@ export const TARGETS = {
   searchRps: 0.35,
   searchP50Ms: 0.5,
   searchP99Ms: 3,
+  relevance: { top1: 0.9, top3: 0.97, groupTop1: 0.8 },
   serverRssBytes: 200 * MB,
   readModelMs: 60_000,
   readModelRssBytes: 1.5 * 1024 * MB,
@@ -68,8 +69,21 @@ function httpChecks(http: HttpReport): Check[] {
   return out;
 }
 
+function relevanceChecks(micro: MicroReport): Check[] {
+  const { groups, total } = micro.relevance;
+  const pct = (n: number, of: number) => (of === 0 ? 100 : (100 * n) / of);
+  return [
+    atLeast(`search relevance, realistic set: top-1 (${total.top1}/${total.answerable})`, pct(total.top1, total.answerable), TARGETS.relevance.top1 * 100, ' %'),
+    atLeast(`search relevance, realistic set: top-3 (${total.top3}/${total.answerable})`, pct(total.top3, total.answerable), TARGETS.relevance.top3 * 100, ' %'),
+    ...groups.filter((g) => g.answerable > 0).map((g) =>
+      atLeast(`search relevance, group ${g.group}: top-1 (${g.top1}/${g.answerable})`, pct(g.top1, g.answerable), TARGETS.relevance.groupTop1 * 100, ' %')),
+    { name: `search precision: off-site queries with no result (${total.empty}/${total.offSite})`, value: total.offSite - total.empty, target: '= 0 with results', pass: total.empty === total.offSite },
+  ];
+}
+
 function microChecks(micro: MicroReport): Check[] {
   return [
+    ...relevanceChecks(micro),
     atMost('search in-process p50 (realistic mix)', micro.searchMix.p50Ms, TARGETS.searchP50Ms, ' ms'),
     atMost('search in-process p99 (realistic mix)', micro.searchMix.p99Ms, TARGETS.searchP99Ms, ' ms'),
     atLeast('Markdown conversion, pages per CPU-second (one core)', micro.markdown.cpuPagesPerSecond, TARGETS.markdownPagesPerSecond),

@@ -24,7 +24,8 @@ import type { Store } from '../../server/stores/types.ts';
 import { CITY_SLUGS, type CityFilter } from '../../server/schemas/cities.ts';
 import { startRedis } from '../lib/redis.ts';
 import { median, percentile } from '../lib/stats.ts';
-import { commonQueries, zipfTraffic } from './queries.ts';
+import { evaluate, type Report as RelevanceReport } from '../../test/server/search/realistic/evaluate.ts';
+import { commonQueries, realisticQueries, zipfTraffic } from './queries.ts';
 
 export interface MicroTask { name: string; meanUs: number; p50Us: number; p99Us: number; opsPerSecond: number; samples: number }
 
@@ -56,7 +57,7 @@ export interface MarkdownThroughput {
   parseCpuPagesPerSecond: number;
 }
 
-export interface MicroReport { tasks: MicroTask[]; searchMix: SearchMix; markdown: MarkdownThroughput }
+export interface MicroReport { tasks: MicroTask[]; searchMix: SearchMix; markdown: MarkdownThroughput; relevance: RelevanceReport }
 
 const CITIES: CityFilter[] = ['todas', ...CITY_SLUGS];
 
@@ -106,8 +107,9 @@ export async function runMicro(opts: { quick: boolean; log(line: string): void }
     const model = await loadModel(config, buildDir);
     const engine = model.search;
 
-    // The search workload first, on the engine as the server opens it.
-    const queries = commonQueries(200);
+    // The search workload first, on the engine as the server opens it: the common queries, then
+    // the realistic set (what people and agents type) as the long tail.
+    const queries = [...commonQueries(200), ...realisticQueries()];
     const traffic = zipfTraffic(queries, opts.quick ? 5000 : 20_000);
     const seen = new Set<string>();
     const all: number[] = [];
@@ -199,10 +201,13 @@ export async function runMicro(opts: { quick: boolean; log(line: string): void }
       };
     });
 
+    opts.log('micro: relevance on the realistic query set');
+    const relevance = await evaluate(engine);
+
     opts.log(`micro: Markdown conversion of ${pages.length} pages`);
     const markdown = markdownThroughput(pages, opts.quick ? 3 : 5);
     await engine.close();
-    return { tasks, searchMix, markdown };
+    return { tasks, searchMix, markdown, relevance };
   } finally {
     for (const s of stores) await s.close();
     await redis.close();

@@ -14,10 +14,13 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
 import type { ReadModelPage } from '../../server/schemas/read-model.ts';
-import { markdownToText } from '../../server/search/plain-text.ts';
-import { PAGEFIND_DIR, SIDECAR_FILE, SIDECAR_FORMAT, type Sidecar } from '../../server/search/sidecar.ts';
+import { markdownToText, withoutLinkLists } from '../../server/search/plain-text.ts';
+import type { CompiledLexicon } from '../../server/schemas/lexicon.ts';
+import { LEXICON_FILE, PAGEFIND_DIR, REAL_WORDS_FILE, SIDECAR_FILE, SIDECAR_FORMAT, type Sidecar } from '../../server/search/sidecar.ts';
 import { words } from '../../server/search/text.ts';
 import { decodePayload } from '../pagefind/files.ts';
+import { compileLexicon } from '../lexicon/compile.ts';
+import { realWordsFilter } from '../lexicon/real-words.ts';
 import { createMerger } from '../pagefind/merge.ts';
 
 /** Files Pagefind writes for browsers (UI, highlighting, worker); the Node runtime needs none. */
@@ -26,9 +29,12 @@ const BROWSER_ONLY = [
   'pagefind-component-ui.js', 'pagefind-component-ui.css', 'pagefind-highlight.js', 'pagefind-worker.js',
 ];
 
-/** The text indexed for a page: its description (when the body does not already say it), then the body. */
+/**
+ * The text indexed for a page: its description (when the body does not already say it), then the
+ * body without its lists of links (plain-text.ts `withoutLinkLists`).
+ */
 export function indexedText(page: Pick<ReadModelPage, 'description' | 'markdown'>): string {
-  const body = markdownToText(page.markdown);
+  const body = markdownToText(withoutLinkLists(page.markdown));
   const description = page.description.replace(/\s+/g, ' ').trim();
   return description === '' || body.includes(description) ? body : `${description} ${body}`;
 }
@@ -201,6 +207,8 @@ export async function buildSearchIndex(opts: {
   pages: ReadModelPage[];
   outDir: string;
   siteUrl: string;
+  /** The compiled search lexicon (default: the empty one). */
+  lexicon?: CompiledLexicon;
   sessionPages?: number;
   /**
    * Runs the sessions; the caller ends them (`endSessions` where they ran) after this returns.
@@ -271,5 +279,7 @@ export async function buildSearchIndex(opts: {
     vocabulary: [...df].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
   };
   await writeSidecar(path.join(outDir, SIDECAR_FILE), sidecar);
+  await fs.writeFile(path.join(outDir, LEXICON_FILE), JSON.stringify(opts.lexicon ?? compileLexicon()));
+  await fs.writeFile(path.join(outDir, REAL_WORDS_FILE), realWordsFilter());
   return { indexed: sidecar.pages.length };
 }

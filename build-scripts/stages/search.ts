@@ -4,20 +4,30 @@
  * sessions run in the build's workers, as many at once as there are workers, each worker with
  * its own Pagefind process (Pagefind indexes on one core), kept from one session to the next and
  * stopped when the stage ends. The pool places sessions beside the validate checks, so two can
- * share a worker and its process for a while.
+ * share a worker and its process for a while. The search lexicon (build-scripts/lexicon/) is
+ * compiled first, so a content error in it fails the build before any indexing.
  */
 import path from 'node:path';
 import type { BuildContext, ReadModelPage } from '../context.ts';
+import { compileLexicon, LexiconError } from '../lexicon/compile.ts';
+import { BuildError } from '../errors.ts';
 import { buildSearchIndex } from './search-index.ts';
 
 export const STAGE = 'search';
 
 export async function search(ctx: BuildContext, pages: ReadModelPage[]): Promise<{ indexed: number }> {
   ctx.progress(0, pages.length);
+  let lexicon;
+  try {
+    lexicon = compileLexicon({ contentDir: ctx.contentDir, paths: new Set(pages.map((p) => p.path)) });
+  } catch (err) {
+    if (err instanceof LexiconError) throw new BuildError(STAGE, undefined, `search lexicon: ${err.message}`);
+    throw err;
+  }
   let result: { indexed: number };
   try {
     result = await buildSearchIndex({
-      pages, outDir: path.join(ctx.stagingDir, 'search'), siteUrl: ctx.siteUrl,
+      pages, outDir: path.join(ctx.stagingDir, 'search'), siteUrl: ctx.siteUrl, lexicon,
       runSession: (task) => ctx.workers.index(task), parallel: ctx.workers.size,
       progress: (done) => ctx.progress(done, pages.length),
     });

@@ -7,7 +7,7 @@ import type { Config } from '../config.ts';
 import { API_CODES } from '../errors.ts';
 import { API_VERSION } from '../middleware/version.ts';
 import { CITY_SLUGS } from '../schemas/cities.ts';
-import { LIMITS } from '../schemas/params.ts';
+import { LIMITS, SEARCH_CITY_HELP, SEARCH_QUERY_HELP } from '../schemas/params.ts';
 import { COMPANY_SECTION_FIELDS, COMPANY_SECTIONS } from '../schemas/resources.ts';
 import { links } from './links.ts';
 import { errorCodesFor, OPERATIONS } from './openapi.ts';
@@ -63,8 +63,8 @@ export function buildAgentsMd(config: AgentsMdConfig): string {
     '## Flujo normal',
     '',
     `1. **Buscar** con \`search_pages\`: \`GET ${op('search_pages')}?query=fuga+de+agua&city=madrid\``,
-    `   - \`query\` (obligatorio, ${LIMITS.queryMin}–${LIMITS.queryMax} caracteres, en español): funciona mejor con un servicio o problema concreto ("fontanero", "caldera pierde presión") que con frases largas.`,
-    `   - \`city\` (opcional): uno de ${CITY_SLUGS.map(code).join(', ')}, o \`todas\` (sin filtro, por defecto).`,
+    `   - \`query\` (obligatorio): ${SEARCH_QUERY_HELP}`,
+    `   - \`city\` (opcional): uno de ${CITY_SLUGS.map(code).join(', ')}, o \`todas\`. ${SEARCH_CITY_HELP}`,
     `   - \`limit\` (opcional): ${LIMITS.limitMin}–${LIMITS.limitMax} resultados por página, ${LIMITS.limitDefault} por defecto. \`cursor\` (opcional, máx. ${LIMITS.cursorMax} caracteres): el \`next_cursor\` de la respuesta anterior; \`next_cursor\` es \`null\` cuando no hay más.`,
     `2. **Leer** una página con \`read_page\`, pasando la \`url\` de un resultado: \`GET ${op('read_page')}?url=<url codificada>\``,
     `   - Acepta la URL completa, la ruta del sitio (\`/servicios/fontaneria/\`) o el slug; ${LIMITS.urlMin}–${LIMITS.urlMax} caracteres.`,

@@ -119,8 +119,9 @@ export function createTools(shared: ApiShared): McpTool[] {
 
 const searchDescription = [
   'Busca en las páginas publicadas del sitio (servicios del hogar, ciudades y guías de problemas) y devuelve las URL más relevantes con un extracto.',
-  'Úsela primero, con un texto corto en español que nombre un servicio o un problema ("fontanero", "fuga de agua", "cambiar bombín"), no con una frase larga;',
-  'si el usuario nombra una de las 21 ciudades, pásela en `city`.',
+  'Úsela primero, con lo que pide la persona tal como lo dice: un servicio, un problema ("fuga de agua", "no cierra la puerta"), una pregunta sobre el servicio o un servicio y una ciudad;',
+  'si el usuario nombra una de las 21 ciudades, pásela en `city`: primero salen las páginas de esa ciudad y después las que valen para todas (guías, páginas generales).',
+  'Si el sitio no ofrece lo que se busca, devuelve 0 resultados: dígaselo a la persona en lugar de ofrecer otra cosa.',
   'Después lea la `url` del resultado que interese con read_page. Si `next_cursor` no es null, repita la búsqueda con `cursor` para la página siguiente.',
 ].join(' ');
 

@@ -28,6 +28,7 @@ import { makeRepresentation } from '../middleware/compression.ts';
 import { ManifestSchema, ReadModelPageSchema, type Manifest } from '../schemas/read-model.ts';
 import { COMPANY_SECTIONS, CompanyInfoSchema, type CompanySection, type Page } from '../schemas/resources.ts';
 import { openSearch } from '../search/index.ts';
+import { headingText } from '../search/plain-text.ts';
 import { buildPath, POINTER_FILE, readPointer } from './pointer.ts';
 import { truncateMarkdown } from './truncate.ts';
 import type { LoadedModel, LoadedPage, ModelHolder, Representation } from './types.ts';
@@ -202,7 +203,7 @@ export async function loadModel(config: ModelConfig, buildDir: string): Promise<
     company[section] = await makeRepresentation(Buffer.from(JSON.stringify(rebase.deep(info))));
   }));
 
-  const searchPages = new Map(pages.map((p) => [p.path, { title: p.title, url: p.url, city: p.city, description: p.description }] as const));
+  const searchPages = new Map(pages.map((p) => [p.path, { title: p.title, url: p.url, city: p.city, description: p.description, headings: headingText(p.markdown) }] as const));
   const search = await openSearch(path.join(buildDir, 'search'), searchPages);
   const siteDir = path.join(buildDir, 'site');
   const hasSite = await fsp.access(path.join(siteDir, 'index.html')).then(() => true, () => false);

@@ -19,11 +19,22 @@ export const LIMITS = {
   urlMax: 300,
 } as const;
 
+/**
+ * What search_pages does with `query` and `city`: one text each, used by OpenAPI, agents.md, the
+ * MCP tool's schema and description (the README says the same in English).
+ */
+export const SEARCH_QUERY_HELP = 'Lo que busca la persona, como lo diría (2–200 caracteres), en español o en inglés: un servicio ("fontanero"), '
+  + 'un problema con sus palabras ("la lavadora hace ruido al centrifugar", "se ha ido la luz"), una pregunta sobre el servicio '
+  + '("¿es gratis pedir presupuesto?", "¿quién factura?") o un servicio y una ciudad ("cerrajero en la coruña"). Entiende sinónimos, '
+  + 'faltas, abreviaturas y nombres locales de las ciudades. Si el sitio no ofrece lo que se busca, devuelve 0 resultados.';
+export const SEARCH_CITY_HELP = 'Slug de la ciudad de la persona, o `todas` (por defecto). Con una ciudad, primero las páginas de esa ciudad '
+  + 'y después las que valen para todas (guías, páginas generales), nunca las de otras ciudades; una ciudad nombrada en `query` se trata igual.';
+
 export const SearchPagesParams = z.object({
   query: z.string().min(LIMITS.queryMin).max(LIMITS.queryMax)
-    .describe('Texto a buscar, en español: un servicio, un problema o una ciudad (2–200 caracteres). Funciona mejor con un servicio o problema concreto que con frases largas.'),
+    .describe(SEARCH_QUERY_HELP),
   city: CityFilterSchema.default('todas')
-    .describe('Slug de ciudad para filtrar, o `todas` para no filtrar'),
+    .describe(SEARCH_CITY_HELP),
   limit: z.coerce.number().int().min(LIMITS.limitMin).max(LIMITS.limitMax).default(LIMITS.limitDefault)
     .describe('Resultados por página (1–25)'),
   cursor: z.string().min(1).max(LIMITS.cursorMax).optional()

@@ -1,20 +1,14 @@
 /**
  * search_pages over one read-model build: Pagefind (in Node) finds and scores candidate pages,
- * this module decides what really matched, ranks, pages and cuts excerpts.
+ * this module gathers them per query term, and analyze.ts, rank.ts, precision.ts and weights.ts
+ * decide what the query means, what really matched and in which order; it then pages and cuts
+ * excerpts.
  *
- * - Matching, per query word (the query plan, query.ts, names them): Pagefind is asked for the
- *   common prefix of the build words that word matches (so "fontanería" also reaches pages that
- *   only say "fontaneros") and returns pages, scores and the positions it matched. Pagefind
- *   matches prefixes, so each position is checked against the word (vocabulary.ts) and a page
- *   stays only if a position or its title really matches. A page is a result when it matches every
- *   query word (AND); its score is the sum of its per-word Pagefind scores.
- * - When all query words together match nothing, the last one is dropped and the search retried,
- *   as Meilisearch's "last" matching strategy does ("fontanero madrid barato" still finds plumbers).
- * - `city=<slug>` is applied here, strictly, on the page's city, not as a Pagefind filter, so a
- *   word's Pagefind answer serves every city filter and scores do not change with the filter.
- * - Ranking: pages of a city the query names first, then pages whose title holds more of the
- *   query's words, then the score rounded to 3 decimals (float noise must not reorder), then URL. Deterministic, so every engine on the same build returns
- *   the same order and a cursor walk sees each match exactly once.
+ * - Matching, per word (analyze.ts names the words of each term and its synonyms): Pagefind is
+ *   asked for the common prefix of the build words that word matches (so "fontanería" also
+ *   reaches pages that only say "fontaneros") and returns pages, scores and the positions it
+ *   matched. Pagefind matches prefixes, so each position is checked against the word
+ *   (vocabulary.ts) and a page stays only if a position, its title or its headings really match.
  * - Cost: per-word Pagefind answers in one bounded LRU (queries share words: "cerrajero",
  *   "cerrajero en vigo" and "cerrajero" with city=vigo are one Pagefind call), ranked lists per
  *   (city, normalized query) in another; pages of a list, excerpts included, are built on first
@@ -31,10 +25,14 @@ import { CursorCodec, MAX_OFFSET } from './cursor.ts';
 import { buildExcerpt, splitWords, wordAt, type Words } from './excerpt.ts';
 import { Lru } from './lru.ts';
 import { loadPagefind, type PagefindSearch, type RawHit } from './pagefind-runtime.ts';
-import { normalizeQuery, planQuery, type QueryPlan } from './query.ts';
-import { PAGEFIND_DIR, SIDECAR_FILE, SidecarSchema } from './sidecar.ts';
+import { CompiledLexiconSchema } from '../schemas/lexicon.ts';
+import { analyze, normalizeQuery, type Term } from './analyze.ts';
+import { BloomFilter } from './bloom.ts';
+import { Lexicon } from './lexicon.ts';
+import { rank, type RankedPage, type TermMatch } from './rank.ts';
+import { LEXICON_FILE, PAGEFIND_DIR, REAL_WORDS_FILE, SIDECAR_FILE, SidecarSchema } from './sidecar.ts';
 import { stem } from './stem-es.ts';
-import { STOP_WORDS, words as foldedWords } from './text.ts';
+import { words as foldedWords } from './text.ts';
 import { familyStems, Vocabulary } from './vocabulary.ts';
 
 /** Ranked lists kept per engine. A list is at most one reference per matching page. */
@@ -44,7 +42,6 @@ export const CACHE_ENTRIES = 400;
  * of the 410-page sample site, the two caches hold ~40 MB of heap.
  */
 export const WORD_CACHE_ENTRIES = 600;
-const SCORE_DECIMALS = 1000;
 /** Positions kept per page and word: the excerpt needs the first few, the cache stays bounded. */
 const MAX_POSITIONS = 64;
 const NONE: readonly number[] = Object.freeze([]);
@@ -64,7 +61,14 @@ const WARM_BUDGET_MS = 3000;
  */
 const WARM_MAX_PAGE_SHARE = 0.1;
 
-export interface PageInfo { title: string; url: string; city: string; description?: string }
+export interface PageInfo {
+  title: string;
+  url: string;
+  city: string;
+  description?: string;
+  /** The page's headings, one text (a heading match counts above a body match). */
+  headings?: string;
+}
 
 interface Doc {
   path: string;
@@ -74,19 +78,13 @@ interface Doc {
   text: string;
   /** Split lazily: most pages are never an excerpt. */
   split?: Words;
-  titleStems: readonly (readonly string[])[];
+  titleStems: ReadonlySet<string>;
+  /** Stems of the headings and the description. */
+  headStems: ReadonlySet<string>;
 }
 
-interface Ranked {
-  doc: Doc;
-  score: number;
-  boosted: boolean;
-  /** How many query words the page's title holds: a title says what the page is about. */
-  titleWords: number;
-  /** Per query word, the positions in the text where it really matched (shared with the word cache). */
-  positions: Array<readonly number[]>;
-  result?: SearchResult;
-}
+/** A ranked page; its result (excerpt included) is made on first use. */
+type Ranked = RankedPage<Doc> & { result?: SearchResult };
 
 interface Entry {
   scope: string;
@@ -101,8 +99,8 @@ interface Entry {
 /** Responses kept per ranked list (first pages under the few limits clients use, a cursor walk). */
 const RESPONSES_PER_ENTRY = 16;
 
-/** A page that really matches one query word: its Pagefind score and the matching positions. */
-interface WordHit { doc: Doc; score: number; inTitle: boolean; positions: readonly number[] }
+/** A page that really matches one query word: its Pagefind score, where, and the matching positions. */
+interface WordHit { doc: Doc; score: number; inTitle: boolean; inHeading: boolean; positions: readonly number[] }
 
 /** Stems of each folded word in a raw text word ("agua/luz," → [["agu"], ["luz"]]), memoized per engine. */
 class StemMemo {
@@ -134,10 +132,10 @@ function familyKey(term: string): string {
 }
 
 /**
- * Words of page titles and descriptions, most frequent first, as planQuery would look them up:
+ * Words of page titles and descriptions, most frequent first, as the analysis would look them up:
  * what the engine warms its word cache with.
  */
-function warmTermsOf(pages: ReadonlyMap<string, PageInfo>, vocabulary: Vocabulary, max: number): string[] {
+function warmTermsOf(pages: ReadonlyMap<string, PageInfo>, vocabulary: Vocabulary, filler: ReadonlySet<string>, max: number): string[] {
   const counts = new Map<string, number>();
   for (const p of pages.values()) {
     for (const w of new Set(foldedWords(`${p.title} ${p.description ?? ''}`))) counts.set(w, (counts.get(w) ?? 0) + 1);
@@ -147,17 +145,19 @@ function warmTermsOf(pages: ReadonlyMap<string, PageInfo>, vocabulary: Vocabular
   const keys = new Set<string>();
   for (const [w] of [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) {
     if (out.length >= max) break;
-    if (w.length < 3 || STOP_WORDS.has(w) || vocabulary.pages(w) > maxPages || vocabulary.family(w).length === 0) continue;
+    if (w.length < 3 || filler.has(w) || vocabulary.pages(w) > maxPages || vocabulary.family(w).length === 0) continue;
     const key = familyKey(w);
     if (!keys.has(key)) { keys.add(key); out.push(w); }
   }
   return out;
 }
 
-function anyIn(stems: readonly string[], family: ReadonlySet<string>): boolean {
+function anyIn(stems: Iterable<string>, family: ReadonlySet<string>): boolean {
   for (const s of stems) if (family.has(s)) return true;
   return false;
 }
+
+const stemSet = (text: string): Set<string> => new Set(foldedWords(text).map(stem));
 
 export class SearchEngine {
   private readonly cache = new Lru<string, Entry>(CACHE_ENTRIES);
@@ -173,10 +173,13 @@ export class SearchEngine {
     private readonly pagefind: PagefindSearch,
     private readonly docs: ReadonlyMap<string, Doc>,
     private readonly vocabulary: Vocabulary,
+    private readonly lexicon: Lexicon,
     private readonly cursors: CursorCodec,
     /** Query words to look up at open (see WARM_CACHE_WORDS). */
     private readonly warmTerms: readonly string[] = [],
   ) {}
+
+  private readonly byPath = new Map<string, Doc>();
 
   /** Pages the engine can return. */
   get size(): number {
@@ -250,7 +253,7 @@ export class SearchEngine {
   private compute(scope: string, normalized: string, city: CityFilter): Promise<Entry> {
     let p = this.pending.get(scope);
     if (p === undefined) {
-      p = this.rank(scope, planQuery(normalized, this.vocabulary), city)
+      p = this.rank(scope, normalized, city)
         .then((entry) => {
           if (!this.closed) this.cache.set(scope, entry);
           return entry;
@@ -267,44 +270,45 @@ export class SearchEngine {
     return next;
   }
 
-  private async rank(scope: string, plan: QueryPlan, city: CityFilter): Promise<Entry> {
-    let ranked: Ranked[] = [];
-    for (let n = plan.terms.length; n > 0 && ranked.length === 0; n--) {
-      ranked = await this.match(plan.terms.slice(0, n), plan.cities, city);
-    }
-    if (plan.cityOnly) {
-      const seen = new Set(ranked.map((r) => r.doc));
-      for (const doc of this.docs.values()) {
-        if (!seen.has(doc) && plan.cities.includes(doc.city as CitySlug) && (city === 'todas' || doc.city === city)) {
-          ranked.push({ doc, score: 0, boosted: true, titleWords: 0, positions: [] });
-        }
-      }
-    }
-    ranked.sort((a, b) => Number(b.boosted) - Number(a.boosted) || b.titleWords - a.titleWords || b.score - a.score || (a.doc.url < b.doc.url ? -1 : a.doc.url > b.doc.url ? 1 : 0));
+  private async rank(scope: string, normalized: string, city: CityFilter): Promise<Entry> {
+    const analysis = analyze(normalized, this.lexicon, this.vocabulary);
+    const [terms, soft] = await Promise.all([
+      Promise.all(analysis.terms.map((t) => this.termMatches(t))),
+      Promise.all(analysis.soft.map((t) => this.termMatches(t))),
+    ]);
+    if (this.byPath.size === 0) for (const d of this.docs.values()) this.byPath.set(d.path, d);
+    const ranked: Ranked[] = rank({ analysis, terms, soft, docs: this.byPath, pages: this.docs.size, city });
     if (ranked.length > MAX_OFFSET) ranked.length = MAX_OFFSET;
     return { scope, ranked };
   }
 
-  /** Pages that really match every term, in the city filter. */
-  private async match(terms: readonly string[], cities: readonly CitySlug[], city: CityFilter): Promise<Ranked[]> {
-    const perTerm = await Promise.all(terms.map((t) => this.wordHits(t)));
-    let found = new Map<Doc, Ranked>();
-    perTerm.forEach((hits, k) => {
-      const kept = new Map<Doc, Ranked>();
-      for (const h of hits) {
-        if (city !== 'todas' && h.doc.city !== city) continue;
-        // AND: from the second term on, only pages that matched every earlier one.
-        const r = k === 0 ? { doc: h.doc, score: 0, boosted: cities.includes(h.doc.city as CitySlug), titleWords: 0, positions: [] } : found.get(h.doc);
-        if (r === undefined) continue;
-        r.score += h.score;
-        if (h.inTitle) r.titleWords += 1;
-        r.positions.push(h.positions);
-        kept.set(h.doc, r);
+  /**
+   * The pages a term matches: per alternative, the pages holding every one of its words; a page
+   * matched by several alternatives keeps the one with the highest weight.
+   */
+  private async termMatches(term: Term): Promise<Map<Doc, TermMatch>> {
+    const out = new Map<Doc, TermMatch>();
+    for (const alt of term.alternatives) {
+      const perWord = await Promise.all(alt.words.map((w) => this.wordHits(w)));
+      const [first, ...rest] = perWord;
+      if (first === undefined) continue;
+      const others = rest.map((hits) => new Map(hits.map((h) => [h.doc, h])));
+      const top = perWord.map((hits) => hits.reduce((m, h) => Math.max(m, h.score), 0) || 1);
+      for (const h of first) {
+        const prev = out.get(h.doc);
+        if (prev !== undefined && prev.weight >= alt.weight) continue;
+        const all = [h];
+        for (const o of others) { const x = o.get(h.doc); if (x === undefined) break; all.push(x); }
+        if (all.length !== perWord.length) continue;
+        out.set(h.doc, {
+          weight: alt.weight,
+          title: all.some((x) => x.inTitle),
+          heading: all.some((x) => x.inHeading),
+          body: all.reduce((sum, x, k) => sum + x.score / top[k]!, 0) / all.length,
+          positions: all.length === 1 ? h.positions : all.flatMap((x) => x.positions),
+        });
       }
-      found = kept;
-    });
-    const out = [...found.values()];
-    for (const r of out) r.score = Math.round(r.score * SCORE_DECIMALS) / SCORE_DECIMALS;
+    }
     return out;
   }
 
@@ -343,11 +347,12 @@ export class SearchEngine {
         const w = wordAt(page, pos);
         if (w !== undefined && anyIn(this.stems.of(w), family)) positions.push(pos);
       }
-      const inTitle = doc.titleStems.some((s) => anyIn(s, family));
-      if (positions.length > 0 || inTitle) {
+      const inTitle = anyIn(doc.titleStems, family);
+      const inHeading = anyIn(doc.headStems, family);
+      if (positions.length > 0 || inTitle || inHeading) {
         // Trimmed copy (a pushed-to array keeps spare capacity) of the first positions: enough for
         // the excerpt, bounded for the cache.
-        out.push({ doc, score: hit.score, inTitle, positions: positions.length === 0 ? NONE : positions.slice(0, MAX_POSITIONS) });
+        out.push({ doc, score: hit.score, inTitle, inHeading, positions: positions.length === 0 ? NONE : positions.slice(0, MAX_POSITIONS) });
       }
     }
     return out;
@@ -387,13 +392,19 @@ export async function openSearch(searchDir: string, pages: ReadonlyMap<string, P
       url: info.url,
       city: info.city as CitySlug | '',
       text: p.text,
-      titleStems: info.title.split(/\s+/).map((w) => foldedWords(w).map(stem)),
+      titleStems: stemSet(info.title),
+      headStems: stemSet(`${info.headings ?? ''} ${info.description ?? ''}`),
     });
   }
+  const [compiled, realWords] = await Promise.all([
+    fs.readFile(path.join(searchDir, LEXICON_FILE), 'utf8').then((raw) => CompiledLexiconSchema.parse(JSON.parse(raw))),
+    fs.readFile(path.join(searchDir, REAL_WORDS_FILE)).then((data) => BloomFilter.from(data)),
+  ]);
+  const lexicon = new Lexicon(compiled, realWords, stem);
   const pagefind = await loadPagefind(path.join(searchDir, PAGEFIND_DIR));
   const vocabulary = new Vocabulary(sidecar.vocabulary);
-  const engine = new SearchEngine(pagefind, docs, vocabulary, new CursorCodec(Buffer.from(sidecar.cursor_key, 'base64url')),
-    warmTermsOf(pages, vocabulary, WARM_CACHE_WORDS));
+  const engine = new SearchEngine(pagefind, docs, vocabulary, lexicon, new CursorCodec(Buffer.from(sidecar.cursor_key, 'base64url')),
+    warmTermsOf(pages, vocabulary, lexicon.filler, WARM_CACHE_WORDS));
   try {
     await engine.warm();
   } catch (err) {

@@ -125,3 +125,48 @@ export function markdownToText(markdown: string): string {
   flush();
   return out.join(' ').replace(INVISIBLE, '').replace(/\s+/g, ' ').trim();
 }
+
+const LINK_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])\s+\[[^\]]*\]\([^)]*\)\s*[.,;]?\s*$/;
+
+/**
+ * The Markdown without its lists of links ("Guías de fontanería", "Más servicios cerca de ti"):
+ * list items that are one link and nothing else, and the heading of a section that held only
+ * such lists. They are navigation, not what the page says: indexed, they make every page
+ * that links to a topic match it and put link titles in excerpts.
+ */
+export function withoutLinkLists(markdown: string): string {
+  const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
+  const out: string[] = [];
+  let heading = -1;
+  let sectionText = false;
+  let sectionLinks = false;
+  const endSection = () => {
+    if (heading >= 0 && sectionLinks && !sectionText) out.splice(heading);
+    heading = -1;
+    sectionText = false;
+    sectionLinks = false;
+  };
+  for (const line of lines) {
+    if (HEADING.test(line)) {
+      endSection();
+      heading = out.length;
+      out.push(line);
+      continue;
+    }
+    if (LINK_ITEM.test(line)) { sectionLinks = true; continue; }
+    if (line.trim() !== '') sectionText = true;
+    out.push(line);
+  }
+  endSection();
+  return out.join('\n');
+}
+
+/** The text of a Markdown document's headings, one line (for field weights: a heading match counts more). */
+export function headingText(markdown: string): string {
+  const out: string[] = [];
+  for (const line of markdown.split('\n')) {
+    const h = HEADING.exec(line);
+    if (h) out.push(inline(h[1]!));
+  }
+  return out.join(' ');
+}

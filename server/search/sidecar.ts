@@ -7,11 +7,15 @@
  *                        indexed (excerpts are cut from it, so no fragment is loaded per query),
  *                        the build's vocabulary with page counts (typo correction, stop-junk
  *                        checks) and the per-build key that signs cursors.
+ *   search/lexicon.json  the search lexicon, compiled (server/schemas/lexicon.ts)
+ *   search/real-words.bloom  the real-words filter (bloom.ts)
  */
 import { z } from 'zod';
 
 export const SIDECAR_FILE = 'search.json';
 export const PAGEFIND_DIR = 'pagefind';
+export const LEXICON_FILE = 'lexicon.json';
+export const REAL_WORDS_FILE = 'real-words.bloom';
 export const SIDECAR_FORMAT = 1;
 
 export const SidecarSchema = z.object({

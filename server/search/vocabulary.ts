@@ -110,8 +110,8 @@ export class Vocabulary {
    * word whose stem is one edit from the query word's stem ("cerrajro" → "cerrajero"); the most
    * frequent wins, then the shorter, then the alphabetically first. Undefined if none.
    */
-  correct(t: string): string | undefined {
-    if (t.length < TYPO_MIN_LENGTH) return undefined;
+  correct(t: string, minLength = TYPO_MIN_LENGTH): string | undefined {
+    if (t.length < minLength) return undefined;
     let known = this.corrections.get(t);
     if (known === undefined) {
       if (this.corrections.size >= 10_000) this.corrections.clear();

@@ -1,8 +1,6 @@
-/** Text analysis: folding, the Spanish stemmer, the real-match rule, typo correction, query plans. */
+/** Text analysis: folding, the Spanish stemmer, the real-match rule, typo correction. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { splitCities } from '../../../server/search/city-names.ts';
-import { normalizeQuery, planQuery } from '../../../server/search/query.ts';
 import { stem } from '../../../server/search/stem-es.ts';
 import { fold, words, wordsByDefinition } from '../../../server/search/text.ts';
 import { familyStems, Vocabulary, withinOneEdit } from '../../../server/search/vocabulary.ts';
@@ -84,25 +82,6 @@ test('typo correction: most frequent word one edit away, only for words of five 
   assert.is(vocabulary.correct('fontanria'), 'fontaneria');
   assert.is(vocabulary.correct('dentista'), undefined);
   assert.is(vocabulary.correct('agaa'), undefined, 'four letters');
-});
-
-test('query plans: cities set aside, stop words dropped, unknown words dropped, typos corrected', () => {
-  const plan = (q: string) => planQuery(normalizeQuery(q), vocabulary);
-  assert.equal(plan('Cerrajero en Vigo'), { cities: ['vigo'], terms: ['cerrajero'], cityOnly: false });
-  assert.equal(plan('cerrajro'), { cities: [], terms: ['cerrajero'], cityOnly: false });
-  assert.equal(plan('dentista'), { cities: [], terms: [], cityOnly: false });
-  assert.equal(plan('dentista en vigo'), { cities: ['vigo'], terms: [], cityOnly: false });
-  assert.equal(plan('en de la'), { cities: [], terms: [], cityOnly: false });
-  assert.equal(plan('necesito un fontanero urgentemente'), { cities: [], terms: ['fontanero'], cityOnly: false });
-  assert.equal(plan('vigo'), { cities: ['vigo'], terms: ['vigo'], cityOnly: true });
-  assert.is(normalizeQuery('  ¡Fontanería,  MÁLAGA!  '), 'fontaneria malaga');
-});
-
-test('city names, longest first', () => {
-  assert.equal(splitCities(words('fontanero las palmas de gran canaria')), { cities: ['las-palmas'], rest: ['fontanero'] });
-  assert.equal(splitCities(words('cerrajero A Coruña y Palma')), { cities: ['a-coruna', 'mallorca'], rest: ['cerrajero', 'y'] });
-  assert.equal(splitCities(words('pintor en la coruña')), { cities: ['a-coruna'], rest: ['pintor', 'en'] });
-  assert.equal(splitCities(words('fontanero Málaga Malaga')), { cities: ['malaga'], rest: ['fontanero'] });
 });
 
 test.run();

@@ -8,7 +8,9 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { compileLexicon } from '../../../build-scripts/lexicon/compile.ts';
 import { buildSearchIndex } from '../../../build-scripts/stages/search-index.ts';
+import { ROOT } from '../../../server/config.ts';
 import type { ReadModelPage } from '../../../server/schemas/read-model.ts';
 import type { PageInfo } from '../../../server/search/index.ts';
 
@@ -173,6 +175,8 @@ export interface BuiltIndex {
 export async function buildFixtureIndex(pages = fixturePages()): Promise<BuiltIndex> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-search-'));
   const dir = path.join(root, 'search');
-  const { indexed } = await buildSearchIndex({ pages, outDir: dir, siteUrl: SITE });
+  // The site's own lexicon (its targets are the sample site's pages: those missing here are passed over).
+  const lexicon = compileLexicon({ contentDir: path.join(ROOT, 'src', 'content') });
+  const { indexed } = await buildSearchIndex({ pages, outDir: dir, siteUrl: SITE, lexicon });
   return { dir, pages, indexed, remove: () => fs.rm(root, { recursive: true, force: true }) };
 }

@@ -1,0 +1,121 @@
+/**
+ * The search lexicon of a build: `src/content/lexicon/*.json` (server/schemas/lexicon.ts) read,
+ * checked and folded, with the place names cities.json gives (name, short name, island, districts,
+ * nearby towns) added, and every target checked against the pages the build publishes. A missing
+ * lexicon folder gives the empty lexicon (the city slugs still name their cities); a file that
+ * fails its schema, or a target that is not a published page, fails the build.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { CITY_SLUGS, CitySlugSchema, type CitySlug } from '../../server/schemas/cities.ts';
+import {
+  CompiledLexiconSchema, FillerFileSchema, IntentsFileSchema, LEXICON_FILES, NotOfferedFileSchema, PlacesFileSchema,
+  RewritesFileSchema, SynonymsFileSchema, type CompiledLexicon,
+} from '../../server/schemas/lexicon.ts';
+import { words } from '../../server/search/text.ts';
+
+export const LEXICON_DIR = 'lexicon';
+
+const CityFileSchema = z.array(z.object({
+  id: CitySlugSchema, name: z.string(), short: z.string().optional(), island: z.string().optional(),
+  districts: z.array(z.string()).optional(), nearby: z.array(z.string()).optional(),
+}));
+
+export class LexiconError extends Error {}
+
+function readFile<T>(file: string, schema: z.ZodType<T>): T | undefined {
+  if (!fs.existsSync(file)) return undefined;
+  let raw: unknown;
+  try { raw = JSON.parse(fs.readFileSync(file, 'utf8')); } catch (err) { throw new LexiconError(`${file}: ${(err as Error).message}`); }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new LexiconError(`${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** Folded words of a phrase; a phrase with none (only symbols) is a content error, but where symbols are harmless (filler). */
+function folded(phrase: string, where: string, symbolsAllowed = false): string[] {
+  const w = words(phrase.replace(/\(.*?\)/g, ' '));
+  if (w.length === 0 && !symbolsAllowed) throw new LexiconError(`${where}: "${phrase}" has no words`);
+  return w;
+}
+
+/** Parenthesised parts of a district name are other names of it ("Arona (Los Cristianos y Las Américas)"). */
+function placeNames(name: string): string[] {
+  const inner = [...name.matchAll(/\(([^)]*)\)/g)].flatMap((m) => m[1]!.split(/\s+y\s+|,/));
+  return [name.replace(/\(.*?\)/g, ' '), ...inner].map((n) => n.trim()).filter(Boolean);
+}
+
+export interface LexiconInput {
+  /** Folder holding `lexicon/` and `cities.json` (src/content). */
+  contentDir?: string;
+  /** Paths of the pages the build publishes: every target must be one. Omitted: not checked. */
+  paths?: ReadonlySet<string>;
+}
+
+export function compileLexicon({ contentDir, paths }: LexiconInput = {}): CompiledLexicon {
+  const dir = contentDir === undefined ? undefined : path.join(contentDir, LEXICON_DIR);
+  const file = (name: string) => (dir === undefined ? '' : path.join(dir, name));
+  const synonyms = dir ? readFile(file(LEXICON_FILES.synonyms), SynonymsFileSchema) : undefined;
+  const rewrites = dir ? readFile(file(LEXICON_FILES.rewrites), RewritesFileSchema) : undefined;
+  const intents = dir ? readFile(file(LEXICON_FILES.intents), IntentsFileSchema) : undefined;
+  const places = dir ? readFile(file(LEXICON_FILES.places), PlacesFileSchema) : undefined;
+  const filler = dir ? readFile(file(LEXICON_FILES.filler), FillerFileSchema) : undefined;
+  const notOffered = dir ? readFile(file(LEXICON_FILES.notOffered), NotOfferedFileSchema) : undefined;
+  const cities = contentDir ? readFile(path.join(contentDir, 'cities.json'), CityFileSchema) : undefined;
+
+  const page = (p: string, where: string): string => {
+    if (paths && !paths.has(p)) throw new LexiconError(`${where}: ${p} is not a published page`);
+    return p;
+  };
+
+  // Places: the slug's own words, cities.json names, then places.json; a name shared by cities names all of them.
+  const ignored = new Set((places?.ignore ?? []).map((n) => folded(n, 'places.json ignore').join(' ')));
+  const byName = new Map<string, Set<CitySlug>>();
+  const addPlace = (name: string, slug: CitySlug, where: string, optional: boolean) => {
+    const key = folded(name, where).join(' ');
+    if (optional && ignored.has(key)) return;
+    let set = byName.get(key);
+    if (!set) byName.set(key, (set = new Set()));
+    set.add(slug);
+  };
+  for (const slug of CITY_SLUGS) addPlace(slug.replace(/-/g, ' '), slug, 'city slug', false);
+  for (const c of cities ?? []) {
+    addPlace(c.name, c.id, 'cities.json', false);
+    if (c.short) addPlace(c.short, c.id, 'cities.json', false);
+    if (c.island) addPlace(c.island, c.id, 'cities.json', false);
+    for (const d of [...(c.districts ?? []), ...(c.nearby ?? [])]) for (const n of placeNames(d)) addPlace(n, c.id, 'cities.json', true);
+  }
+  for (const [slug, names] of Object.entries(places?.cities ?? {})) {
+    for (const n of names ?? []) addPlace(n, slug as CitySlug, `places.json ${slug}`, false);
+  }
+
+  const compiled: CompiledLexicon = {
+    format: 1,
+    rewrites: (rewrites?.rewrites ?? []).flatMap((r, i) => {
+      const to = folded(r.to, `rewrites.json #${i}`);
+      return r.from.map((f): [string[], string[]] => [folded(f, `rewrites.json #${i}`), to]);
+    }),
+    synonyms: (synonyms?.groups ?? []).map((g, i) => g.words.map((w) => folded(w, `synonyms.json #${i}`))),
+    intents: (intents?.intents ?? []).map((intent, i) => {
+      const where = `intents.json #${i}`;
+      return {
+        phrases: intent.phrases.map((p) => folded(p, where)),
+        paths: [
+          ...(intent.guides ?? []).map((g) => page(`/guias/${g}/`, where)),
+          ...(intent.pages ?? []).map((p) => page(p, where)),
+        ],
+        services: (intent.services ?? []).map((s) => { page(`/servicios/${s}/`, where); return s; }),
+      };
+    }),
+    places: [...byName].map(([name, set]): [string[], CitySlug[]] => [name.split(' '), [...set].sort()])
+      .sort((a, b) => (a[0].join(' ') < b[0].join(' ') ? -1 : 1)),
+    filler: [...new Set(Object.entries(filler?.categories ?? {}).flatMap(([cat, list]) => list.flatMap((w) => folded(w, `filler.json ${cat}`, true))))].sort(),
+    negations: [...new Set((filler?.categories.negation ?? []).flatMap((w) => folded(w, 'filler.json negation')))].sort(),
+    not_offered: (notOffered?.topics ?? []).flatMap((t, i) => t.words.map((w) => folded(w, `not-offered.json #${i}`))),
+  };
+  return CompiledLexiconSchema.parse(compiled);
+}

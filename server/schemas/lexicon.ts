@@ -1,0 +1,114 @@
+/**
+ * The search lexicon: the words people use for this site's services, problems, business and places,
+ * kept as content in `src/content/lexicon/` (one file per concern, below) and compiled by the build
+ * into the read model (`search/lexicon.json`, CompiledLexiconSchema), which the search engine loads.
+ *
+ * Words and phrases are written as people write them (accents, capitals); the build folds them
+ * (server/search/text.ts) and checks every target against the published pages.
+ */
+import { z } from 'zod';
+import { CitySlugSchema } from './cities.ts';
+
+/** One word or a short phrase, as people write it. */
+const Phrase = z.string().trim().min(1).max(80);
+const Note = z.string().optional();
+const Slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
+const SitePath = z.string().regex(/^\/(?:[a-z0-9-]+\/)*$/);
+
+/** `synonyms.json`: words and phrases that mean the same thing here; each matches the others. */
+export const SynonymsFileSchema = z.object({
+  groups: z.array(z.object({ words: z.array(Phrase).min(2), note: Note }).strict()),
+}).strict();
+
+/**
+ * `rewrites.json`: one-way replacements applied to the query before anything else: SMS spellings
+ * ("xq" → "porque"), English ("plumber" → "fontanero"), spelling variants.
+ */
+export const RewritesFileSchema = z.object({
+  rewrites: z.array(z.object({ from: z.array(Phrase).min(1), to: Phrase, note: Note }).strict()),
+}).strict();
+
+/**
+ * `intents.json`: what a person means by a phrase, as the pages that answer it. A query holding
+ * every word of one of the phrases (any order, stop words aside) ranks those pages first: symptom
+ * phrases → guides and services, business questions → general pages.
+ */
+export const IntentsFileSchema = z.object({
+  intents: z.array(z.object({
+    phrases: z.array(Phrase).min(1),
+    /** Guide slugs (`/guias/<slug>/`). */
+    guides: z.array(Slug).optional(),
+    /** Service ids: the service page, or the service × city page when the query names a city. */
+    services: z.array(Slug).optional(),
+    /** Other site paths (general pages). */
+    pages: z.array(SitePath).optional(),
+    note: Note,
+  }).strict().refine((i) => (i.guides?.length ?? 0) + (i.services?.length ?? 0) + (i.pages?.length ?? 0) > 0, 'an intent needs a guide, a service or a page')),
+}).strict();
+
+/**
+ * `places.json`: how people name each city or island besides its name in cities.json (co-official
+ * and local names, capitals, abbreviations). The build adds each city's name, short name, island,
+ * districts and nearby towns from cities.json; `ignore` lists district words too common to name a
+ * city on their own ("centro", "norte").
+ */
+export const PlacesFileSchema = z.object({
+  cities: z.partialRecord(CitySlugSchema, z.array(Phrase)),
+  ignore: z.array(Phrase),
+}).strict();
+
+/**
+ * `filler.json`: words that carry no topic, by category (function words, request phrasing, price,
+ * urgency, generic nouns such as "casa", English function words). They rank but never make a page
+ * match on their own.
+ */
+export const FillerFileSchema = z.object({
+  categories: z.record(z.string().regex(/^[a-z-]+$/), z.array(Phrase).min(1)),
+}).strict();
+
+/**
+ * `not-offered.json`: words and phrases that name what this site does not offer (moving, cleaning,
+ * gardening, cars, lawyers…). Pages may mention them in passing ("cambiar la cerradura tras una
+ * mudanza"), so in a query they weigh as a word nothing on the site answers: "mudanzas en madrid"
+ * finds nothing, "cambiar la cerradura tras la mudanza" still finds the locksmith.
+ */
+export const NotOfferedFileSchema = z.object({
+  topics: z.array(z.object({ words: z.array(Phrase).min(1), note: Note }).strict()),
+}).strict();
+
+export const LEXICON_FILES = {
+  synonyms: 'synonyms.json',
+  rewrites: 'rewrites.json',
+  intents: 'intents.json',
+  places: 'places.json',
+  filler: 'filler.json',
+  notOffered: 'not-offered.json',
+} as const;
+
+/** Folded words of a phrase. */
+const Words = z.array(z.string().regex(/^[a-z0-9]+$/)).min(1);
+
+/** `search/lexicon.json` of a build: the lexicon folded, with every target resolved to a page path. */
+export const CompiledLexiconSchema = z.object({
+  format: z.literal(1),
+  /** [from, to]: token sequences. */
+  rewrites: z.array(z.tuple([Words, Words])),
+  /** Groups of phrases that match each other. */
+  synonyms: z.array(z.array(Words).min(2)),
+  intents: z.array(z.object({
+    phrases: z.array(Words).min(1),
+    /** Pages that answer it whatever the city. */
+    paths: z.array(SitePath),
+    /** Services whose page answers it: the service × city page when the query names a city. */
+    services: z.array(Slug),
+  })),
+  /** Place names and the cities they name (a district can lie in two). */
+  places: z.array(z.tuple([Words, z.array(CitySlugSchema).min(1)])),
+  filler: z.array(z.string().regex(/^[a-z0-9]+$/)),
+  /** Filler words an intent phrase still needs (the `negation` category). */
+  negations: z.array(z.string().regex(/^[a-z0-9]+$/)),
+  /** Phrases naming what the site does not offer. */
+  not_offered: z.array(Words),
+});
+
+export type CompiledLexicon = z.infer<typeof CompiledLexiconSchema>;

@@ -1,0 +1,164 @@
+/**
+ * From what a person or agent typed to what is looked up, with the build's lexicon and vocabulary:
+ *
+ * 1. rewrites: SMS spellings and English become the site's Spanish ("xq" → "porque",
+ *    "plumber" → "fontanero");
+ * 2. places: city, island, district and local names are set aside as the cities the query names
+ *    (a one-word name with one typo too: "sevila");
+ * 3. each other word becomes a topic term, with its synonyms as weaker alternatives, or a soft
+ *    term (filler: stop words, price and urgency words, "casa": they rank, never make a match),
+ *    or an unknown word (a real word nothing on the site or in the lexicon answers: it keeps its
+ *    weight, so "mudanza en madrid" finds nothing; so do the lexicon's not-offered words, which
+ *    pages may mention in passing), or is corrected by one edit when it is not a real word
+ *    ("fontanro"), or is dropped (nothing it could be);
+ * 4. intents: lexicon phrases whose words the query holds name the pages that answer them.
+ */
+import type { CitySlug } from '../schemas/cities.ts';
+import type { Lexicon } from './lexicon.ts';
+import { stem } from './stem-es.ts';
+import { words } from './text.ts';
+import { familyStems, type Vocabulary } from './vocabulary.ts';
+
+/** The normalized query that results are cached and cursors bound under: folded words, one space apart. */
+export const normalizeQuery = (query: string): string => words(query).join(' ');
+
+/** Synonyms match at this weight of the word typed. */
+export const SYNONYM_WEIGHT = 0.8;
+/** Words shorter than this are not corrected. */
+const TYPO_MIN = 4;
+/**
+ * Chat spellings of Spanish sounds, tried before a one-edit correction: "muxo" → "mucho",
+ * "duxa" → "ducha", "kiero" → "quiero", "kasa" → "casa".
+ */
+const CHAT_SPELLINGS: ReadonlyArray<readonly [RegExp, string]> = [[/x/g, 'ch'], [/k(?=[ei])/g, 'qu'], [/k/g, 'c']];
+
+/** Alternatives that match the same pages (inflections of one word) are looked up once. */
+function distinct(alternatives: Alternative[]): Alternative[] {
+  const seen = new Set<string>();
+  return alternatives.filter((a) => {
+    const key = a.words.map((w) => [...familyStems(w)].sort().join('|')).join(' ');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** One way of matching a term: every word must be on the page. */
+export interface Alternative { words: readonly string[]; weight: number }
+
+export interface Term {
+  /** The word (or phrase) as analysed, for logs and tests. */
+  text: string;
+  alternatives: Alternative[];
+  /** Stems the term stands for, to see which intents cover it. */
+  stems: ReadonlySet<string>;
+}
+
+export interface MatchedIntent {
+  paths: readonly string[];
+  services: readonly string[];
+  /** Indexes of the topic terms the phrase covers. */
+  covers: readonly number[];
+  /** Words of the phrase that matched: a longer phrase is a surer reading. */
+  size: number;
+}
+
+export interface Analysis {
+  cities: CitySlug[];
+  terms: Term[];
+  soft: Term[];
+  /** Real words nothing answers. */
+  unknown: string[];
+  intents: MatchedIntent[];
+}
+
+function applyRewrites(tokens: readonly string[], lexicon: Lexicon): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length;) {
+    const r = lexicon.rewrites.at(tokens, i);
+    if (r) { out.push(...r.value); i += r.words.length; } else out.push(tokens[i++]!);
+  }
+  return out;
+}
+
+export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabulary): Analysis {
+  const tokens = applyRewrites(normalized === '' ? [] : normalized.split(' '), lexicon);
+  const cities: CitySlug[] = [];
+  const addCities = (list: readonly CitySlug[]) => { for (const c of list) if (!cities.includes(c)) cities.push(c); };
+  const terms: Term[] = [];
+  const soft: Term[] = [];
+  const unknown: string[] = [];
+  /** Every word the query means, as stems: what intent phrases are matched against. */
+  const meant = new Set<string>();
+  const onSite = (w: string) => vocabulary.family(w).length > 0;
+
+  const alternativesOf = (group: number, typed: readonly string[] | undefined): Alternative[] => {
+    const out: Alternative[] = [];
+    for (const phrase of lexicon.groups[group]!) {
+      const words = phrase.filter((w) => !lexicon.filler.has(w));
+      if (words.length === 0 || !words.every(onSite)) continue;
+      const same = typed !== undefined && phrase.length === typed.length && phrase.every((w, k) => w === typed[k]);
+      out.push({ words, weight: same ? 1 : SYNONYM_WEIGHT });
+    }
+    return distinct(out.sort((a, b) => b.weight - a.weight));
+  };
+  const addTerm = (text: string, alternatives: Alternative[], words: readonly string[]) => {
+    const stems = new Set(words.map(stem));
+    for (const s of stems) meant.add(s);
+    if (terms.some((t) => t.text === text)) return;
+    terms.push({ text, alternatives, stems });
+  };
+  const word = (w: string): void => {
+    const group = lexicon.synonyms.at([w], 0)?.value;
+    if (group !== undefined) {
+      const alts = alternativesOf(group, [w]);
+      if (onSite(w) && !alts.some((a) => a.weight === 1)) alts.unshift({ words: [w], weight: 1 });
+      addTerm(w, distinct(alts), [w]);
+    } else if (onSite(w)) addTerm(w, [{ words: [w], weight: 1 }], [w]);
+    else addTerm(w, [], [w]);
+  };
+
+  for (let i = 0; i < tokens.length;) {
+    const place = lexicon.places.at(tokens, i);
+    if (place) { addCities(place.value); i += place.words.length; continue; }
+    const elsewhere = lexicon.notOffered.at(tokens, i);
+    if (elsewhere) {
+      unknown.push(elsewhere.words.join(' '));
+      for (const w of elsewhere.words) meant.add(stem(w));
+      i += elsewhere.words.length;
+      continue;
+    }
+    const phrase = lexicon.synonyms.at(tokens, i);
+    if (phrase && phrase.words.length > 1) {
+      addTerm(phrase.words.join(' '), alternativesOf(phrase.value, phrase.words), phrase.words.filter((w) => !lexicon.filler.has(w)));
+      i += phrase.words.length;
+      continue;
+    }
+    const w = tokens[i++]!;
+    if (lexicon.filler.has(w)) {
+      meant.add(stem(w));
+      if (onSite(w) && !soft.some((t) => t.text === w)) soft.push({ text: w, alternatives: [{ words: [w], weight: 1 }], stems: new Set([stem(w)]) });
+      continue;
+    }
+    if (onSite(w) || lexicon.knows(w)) { word(w); continue; }
+    const real = lexicon.isReal(w);
+    const typoCities = real ? undefined : lexicon.placeTypo(w);
+    if (typoCities) { addCities(typoCities); continue; }
+    if (real) { unknown.push(w); meant.add(stem(w)); continue; }
+    const spelled = CHAT_SPELLINGS.map(([from, to]) => w.replace(from, to)).find((x) => x !== w && (onSite(x) || lexicon.knows(x)));
+    if (spelled !== undefined) { word(spelled); continue; }
+    const fixed = w.length >= TYPO_MIN ? (vocabulary.correct(w, TYPO_MIN) ?? lexicon.correct(w)) : undefined;
+    if (fixed !== undefined) word(fixed);
+  }
+
+  const intents: MatchedIntent[] = [];
+  for (const intent of lexicon.intents) {
+    let size = 0;
+    for (const p of intent.phrases) if (p.length > size && p.every((s) => meant.has(s))) size = p.length;
+    if (size === 0) continue;
+    const covered = new Set(intent.phrases.filter((p) => p.every((s) => meant.has(s))).flat());
+    const covers = terms.flatMap((t, k) => ([...t.stems].some((s) => covered.has(s)) ? [k] : []));
+    intents.push({ paths: intent.paths, services: intent.services, covers, size });
+  }
+  return { cities, terms, soft, unknown, intents };
+}

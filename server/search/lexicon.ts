@@ -1,0 +1,113 @@
+/**
+ * The compiled search lexicon of one build (server/schemas/lexicon.ts), in the shapes the query
+ * analysis looks things up in: phrases by their first word, longest first; filler and known words
+ * as sets; the real-words filter.
+ */
+import type { CitySlug } from '../schemas/cities.ts';
+import type { CompiledLexicon } from '../schemas/lexicon.ts';
+import type { BloomFilter } from './bloom.ts';
+import { withinOneEdit } from './vocabulary.ts';
+
+export interface Phrase<T> { words: readonly string[]; value: T }
+
+/** Phrases keyed by their first word, longest first, for a left-to-right longest match. */
+export class PhraseTable<T> {
+  private readonly byFirst = new Map<string, Phrase<T>[]>();
+
+  constructor(entries: Iterable<Phrase<T>>) {
+    for (const e of entries) {
+      const list = this.byFirst.get(e.words[0]!);
+      if (list) list.push(e);
+      else this.byFirst.set(e.words[0]!, [e]);
+    }
+    for (const list of this.byFirst.values()) list.sort((a, b) => b.words.length - a.words.length);
+  }
+
+  /** The longest phrase starting at `tokens[i]`. */
+  at(tokens: readonly string[], i: number): Phrase<T> | undefined {
+    for (const p of this.byFirst.get(tokens[i]!) ?? []) {
+      if (i + p.words.length > tokens.length) continue;
+      let k = 1;
+      while (k < p.words.length && tokens[i + k] === p.words[k]) k++;
+      if (k === p.words.length) return p;
+    }
+    return undefined;
+  }
+}
+
+export interface Intent {
+  /** Words a query must hold (as stems) for each phrase: its non-filler words and negations, or all when every word is filler. */
+  phrases: ReadonlyArray<readonly string[]>;
+  paths: readonly string[];
+  services: readonly string[];
+}
+
+/** Place names of one word long enough to correct a typo in ("sevila" → sevilla). */
+const PLACE_TYPO_MIN = 5;
+
+export class Lexicon {
+  readonly rewrites: PhraseTable<readonly string[]>;
+  readonly places: PhraseTable<readonly CitySlug[]>;
+  /** Synonym phrases → their group (index into `groups`). */
+  readonly synonyms: PhraseTable<number>;
+  readonly groups: ReadonlyArray<ReadonlyArray<readonly string[]>>;
+  readonly intents: readonly Intent[];
+  readonly filler: ReadonlySet<string>;
+  /** Phrases naming what the site does not offer (their words count as unknown in a query). */
+  readonly notOffered: PhraseTable<true>;
+  /** Every word the lexicon uses: such a word is never a typo of something else. */
+  private readonly known = new Set<string>();
+  private readonly onePlaceWords: Array<Phrase<readonly CitySlug[]>>;
+
+  constructor(compiled: CompiledLexicon, private readonly realWords: BloomFilter, stemOf: (w: string) => string) {
+    this.filler = new Set(compiled.filler);
+    this.notOffered = new PhraseTable(compiled.not_offered.map((words) => ({ words, value: true as const })));
+    const negations = new Set(compiled.negations);
+    this.rewrites = new PhraseTable(compiled.rewrites.map(([words, value]) => ({ words, value })));
+    this.places = new PhraseTable(compiled.places.map(([words, value]) => ({ words, value })));
+    this.onePlaceWords = compiled.places.filter(([w]) => w.length === 1 && w[0]!.length >= PLACE_TYPO_MIN)
+      .map(([words, value]) => ({ words, value }));
+    this.groups = compiled.synonyms;
+    this.synonyms = new PhraseTable(compiled.synonyms.flatMap((group, g) => group.map((words) => ({ words, value: g }))));
+    this.intents = compiled.intents.map((intent) => ({
+      phrases: intent.phrases.map((p) => {
+        const meaningful = p.filter((w) => !this.filler.has(w) || negations.has(w));
+        return (meaningful.length > 0 ? meaningful : p).map(stemOf);
+      }),
+      paths: intent.paths,
+      services: intent.services,
+    }));
+    for (const [from, to] of compiled.rewrites) for (const w of [...from, ...to]) this.known.add(w);
+    for (const group of compiled.synonyms) for (const p of group) for (const w of p) this.known.add(w);
+    for (const intent of compiled.intents) for (const p of intent.phrases) for (const w of p) this.known.add(w);
+    for (const [p] of compiled.places) for (const w of p) this.known.add(w);
+    for (const w of compiled.filler) this.known.add(w);
+    for (const p of compiled.not_offered) for (const w of p) this.known.add(w);
+  }
+
+  /** A word the lexicon itself uses. */
+  knows(word: string): boolean {
+    return this.known.has(word);
+  }
+
+  /** A real Spanish or English word (or one of the lexicon's). */
+  isReal(word: string): boolean {
+    return this.known.has(word) || this.realWords.has(word);
+  }
+
+  /** The cities a one-word place name one edit from `word` names ("sevila", "bilvao"). */
+  placeTypo(word: string): readonly CitySlug[] | undefined {
+    if (word.length < PLACE_TYPO_MIN) return undefined;
+    for (const p of this.onePlaceWords) if (withinOneEdit(word, p.words[0]!)) return p.value;
+    return undefined;
+  }
+
+  /** A lexicon word one edit from `word` ("retrte" → "retrete"), for words the site does not use. */
+  correct(word: string): string | undefined {
+    let best: string | undefined;
+    for (const k of this.known) {
+      if (k.length >= 4 && !this.filler.has(k) && withinOneEdit(word, k) && (best === undefined || k < best)) best = k;
+    }
+    return best;
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The ranked answer to one analysed query (analyze.ts), from the pages each term matched:
+ *
+ * - Pages: those a topic term matched or an intent names (its services as the page of the city
+ *   asked for, when there is one), each kept only if it covers enough of the query (precision.ts).
+ *   A query with no topic and no intent is only places (and filler): the pages of those cities,
+ *   the city page first; with an unknown real word besides, nothing.
+ * - Cities: with `city` set, that city's pages and the pages for every city (guides, general
+ *   pages); with cities named in the query, the same for those cities. Other cities' pages never.
+ * - Order: pages of the city asked for first; then by score (weights.ts): per term its weight
+ *   times where it matched, filler words a little, pages an intent names well above. Ties: URL
+ *   order, so every engine on the same build gives the same order and a cursor walk sees each
+ *   page once.
+ */
+import type { CitySlug, CityFilter } from '../schemas/cities.ts';
+import type { Analysis } from './analyze.ts';
+import { isAnswer } from './precision.ts';
+import { fieldFactor, idf, INTENT, INTENT_PER_WORD, SOFT, type FieldMatch } from './weights.ts';
+
+export interface RankDoc { path: string; url: string; city: CitySlug | '' }
+
+export interface TermMatch extends FieldMatch {
+  /** The alternative's weight (1 for the word typed, less for a synonym). */
+  weight: number;
+  positions: readonly number[];
+}
+
+export interface RankedPage<D> {
+  doc: D;
+  /** A page of the city asked for (named in the query or given as `city`): these come first. */
+  local: boolean;
+  score: number;
+  positions: Array<readonly number[]>;
+}
+
+export interface RankInput<D extends RankDoc> {
+  analysis: Analysis;
+  /** Per topic term, the pages it matched. */
+  terms: ReadonlyArray<ReadonlyMap<D, TermMatch>>;
+  /** Per soft term, the pages it matched. */
+  soft: ReadonlyArray<ReadonlyMap<D, TermMatch>>;
+  docs: ReadonlyMap<string, D>;
+  /** Pages in the build (for term weights). */
+  pages: number;
+  city: CityFilter;
+}
+
+const byScore = <D extends RankDoc>(a: RankedPage<D>, b: RankedPage<D>) =>
+  Number(b.local) - Number(a.local) || b.score - a.score || (a.doc.url < b.doc.url ? -1 : a.doc.url > b.doc.url ? 1 : 0);
+
+export const TRACE: Array<{ path: string; coverage: number; topical: number }> = [];
+
+export function rank<D extends RankDoc>({ analysis, terms, soft, docs, pages, city }: RankInput<D>): RankedPage<D>[] {
+  const wanted: readonly string[] = city !== 'todas' ? [city] : analysis.cities;
+  const allowed = (d: D) => d.city === '' || wanted.length === 0 || wanted.includes(d.city);
+  const weights = terms.map((m) => idf(m.size, pages));
+  const total = weights.reduce((a, b) => a + b, 0) + analysis.unknown.length * idf(0, pages);
+
+  if (analysis.terms.length === 0 && analysis.intents.length === 0) {
+    if (analysis.unknown.length > 0 || wanted.length === 0) return [];
+    const out: RankedPage<D>[] = [];
+    for (const d of docs.values()) {
+      if (d.city !== '' && wanted.includes(d.city)) out.push({ doc: d, local: true, score: d.path.startsWith('/ciudades/') ? 1 : 0, positions: [] });
+    }
+    return out.sort(byScore);
+  }
+
+  // Pages each intent names, for the city asked for.
+  const named = new Map<D, { size: number; covers: Set<number> }>();
+  const name = (path: string, size: number, covered: readonly number[]) => {
+    const d = docs.get(path);
+    if (d === undefined || !allowed(d)) return false;
+    const n = named.get(d);
+    if (n === undefined) named.set(d, { size, covers: new Set(covered) });
+    else { n.size = Math.max(n.size, size); for (const k of covered) n.covers.add(k); }
+    return true;
+  };
+  for (const intent of analysis.intents) {
+    for (const p of intent.paths) name(p, intent.size, intent.covers);
+    for (const s of intent.services) {
+      const local = wanted.filter((c) => name(`/servicios/${s}/${c}/`, intent.size, intent.covers));
+      if (local.length === 0) name(`/servicios/${s}/`, intent.size, intent.covers);
+    }
+  }
+
+  const candidates = new Set<D>(named.keys());
+  for (const m of terms) for (const d of m.keys()) if (allowed(d)) candidates.add(d);
+
+  const out: RankedPage<D>[] = [];
+  for (const d of candidates) {
+    const intent = named.get(d);
+    let covered = 0;
+    let score = 0;
+    let topical = 0;
+    const positions: Array<readonly number[]> = [];
+    terms.forEach((m, k) => {
+      const hit = m.get(d);
+      if (hit !== undefined) {
+        covered += weights[k]! * hit.weight;
+        if (hit.title || hit.heading) topical += weights[k]! * hit.weight;
+        score += weights[k]! * hit.weight * fieldFactor(hit);
+        positions.push(hit.positions);
+      } else if (intent?.covers.has(k)) {
+        covered += weights[k]!;
+        topical += weights[k]!;
+        score += weights[k]!;
+      }
+    });
+    if (process.env.SEARCH_TRACE) TRACE.push({ path: d.path, coverage: covered / total, topical: topical / total + (intent ? 1 : 0) });
+    if (!isAnswer({ covered, topical, total, named: intent !== undefined })) continue;
+    for (const m of soft) {
+      const hit = m.get(d);
+      if (hit !== undefined) { score += SOFT * fieldFactor(hit); positions.push(hit.positions); }
+    }
+    if (intent !== undefined) score += total * (INTENT + INTENT_PER_WORD * intent.size);
+    out.push({ doc: d, local: d.city !== '' && wanted.includes(d.city), score: Math.round(score * 1000) / 1000, positions });
+  }
+  return out.sort(byScore);
+}

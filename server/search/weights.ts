@@ -1,0 +1,26 @@
+/**
+ * How much each kind of match counts in a page's score. A term's weight in a query is its inverse
+ * page frequency (rare words say more than "agua"); where it matched on the page multiplies it:
+ * the title says what the page is about, headings and the description what its parts are, the
+ * body only that the word is there (Pagefind's own score, scaled 0–1 per term, orders bodies).
+ */
+
+export const TITLE = 1.5;
+export const HEADING = 0.6;
+export const BODY = 0.5;
+/** Filler words a page holds count this fraction of a topic word: they order, they never decide. */
+export const SOFT = 0.15;
+/** A page an intent names gets the query's whole weight times this, plus INTENT_PER_WORD per phrase word. */
+export const INTENT = 1;
+export const INTENT_PER_WORD = 0.25;
+
+/** Inverse page frequency of a term matched by `df` of `pages` pages (0 pages: the rarest weight). */
+export function idf(df: number, pages: number): number {
+  return Math.log((pages + 1) / (df + 0.5));
+}
+
+export interface FieldMatch { title: boolean; heading: boolean; body: number }
+
+export function fieldFactor(m: FieldMatch): number {
+  return 1 + (m.title ? TITLE : 0) + (m.heading ? HEADING : 0) + BODY * m.body;
+}

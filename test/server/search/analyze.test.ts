@@ -1,0 +1,104 @@
+/**
+ * Query analysis (analyze.ts) with a small lexicon compiled by the build's own compiler from
+ * content files: rewrites, places, synonyms, filler, unknown real words, typos, intents.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { compileLexicon, LexiconError } from '../../../build-scripts/lexicon/compile.ts';
+import { realWordsFilter } from '../../../build-scripts/lexicon/real-words.ts';
+import { analyze, normalizeQuery, SYNONYM_WEIGHT } from '../../../server/search/analyze.ts';
+import { BloomFilter } from '../../../server/search/bloom.ts';
+import { Lexicon } from '../../../server/search/lexicon.ts';
+import { stem } from '../../../server/search/stem-es.ts';
+import { Vocabulary } from '../../../server/search/vocabulary.ts';
+
+function contentDir(files: Record<string, unknown>): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lexicon-'));
+  fs.mkdirSync(path.join(dir, 'lexicon'));
+  for (const [name, value] of Object.entries(files)) {
+    fs.writeFileSync(path.join(dir, name.endsWith('cities.json') ? name : path.join('lexicon', name)), JSON.stringify(value));
+  }
+  return dir;
+}
+
+const FILES = {
+  'synonyms.json': { groups: [{ words: ['inodoro', 'WC', 'váter', 'retrete'] }, { words: ['cuadro eléctrico', 'cuadro de luces'] }] },
+  'rewrites.json': { rewrites: [{ from: ['xq', 'pq'], to: 'porque' }, { from: ['plumber'], to: 'fontanero' }] },
+  'intents.json': { intents: [{ phrases: ['se ha ido la luz', 'no hay luz'], guides: ['salta-el-diferencial'], services: ['electricidad'] }] },
+  'places.json': { cities: { 'a-coruna': ['La Coruña'], sevilla: ['Seville'] }, ignore: ['Centro'] },
+  'filler.json': { categories: { function: ['de', 'en', 'la', 'el', 'se', 'ha', 'porque', 'hay', 'un', 'mi'], negation: ['no'], price: ['barato'], generic: ['casa'] } },
+  'cities.json': [{ id: 'sevilla', name: 'Sevilla', districts: ['Triana', 'Centro'], nearby: ['Dos Hermanas'] }, { id: 'las-palmas', name: 'Las Palmas de Gran Canaria', island: 'Gran Canaria', districts: ['Triana'] }],
+};
+const PATHS = new Set(['/guias/salta-el-diferencial/', '/servicios/electricidad/']);
+
+const vocabulary = new Vocabulary([
+  ['fontanero', 30], ['fontaneria', 40], ['inodoro', 12], ['wc', 3], ['cuadro', 20], ['electrico', 25], ['luz', 30],
+  ['casa', 300], ['barato', 2], ['cerrajero', 20], ['pintura', 40], ['reparacion', 100], ['de', 400],
+]);
+const lexicon = new Lexicon(compileLexicon({ contentDir: contentDir(FILES), paths: PATHS }), BloomFilter.from(realWordsFilter()), stem);
+const plan = (q: string) => analyze(normalizeQuery(q), lexicon, vocabulary);
+
+test('rewrites and places: English and SMS become Spanish, local names and districts name cities', () => {
+  const a = plan('Plumber in Seville');
+  assert.equal(a.cities, ['sevilla']);
+  assert.equal(a.terms.map((t) => t.text), ['fontanero']);
+  assert.equal(plan('fontanero en La Coruña').cities, ['a-coruna']);
+  assert.equal(plan('fontanero triana').cities, ['las-palmas', 'sevilla'], 'a district of two cities names both');
+  assert.equal(plan('fontanero dos hermanas').cities, ['sevilla']);
+  assert.equal(plan('fontanero centro').cities, [], 'an ignored district word names nothing');
+  assert.equal(plan('fontanero sevila').cities, ['sevilla'], 'one typo in a place name');
+});
+
+test('synonyms: the word typed at full weight, the others below; phrases as one term', () => {
+  const [t] = plan('retrete').terms;
+  assert.is(t!.text, 'retrete');
+  assert.equal(t!.alternatives.map((a) => [a.words.join(' '), a.weight]), [['inodoro', SYNONYM_WEIGHT], ['wc', SYNONYM_WEIGHT]],
+    'váter and retrete are not on the site, so they are not looked up');
+  const [wc] = plan('WC').terms;
+  assert.equal(wc!.alternatives[0], { words: ['wc'], weight: 1 });
+  const cuadro = plan('cuadro de luces').terms;
+  assert.equal(cuadro.map((x) => x.text), ['cuadro de luces']);
+  assert.equal(cuadro[0]!.alternatives.map((a) => a.words), [['cuadro', 'electrico']]);
+});
+
+test('filler is soft, real unknown words are kept as unknown, typos of non-words are corrected', () => {
+  const a = plan('fontanero barato en casa');
+  assert.equal(a.terms.map((t) => t.text), ['fontanero']);
+  assert.equal(a.soft.map((t) => t.text), ['barato', 'casa']);
+  assert.equal(plan('mudanza en sevilla').unknown, ['mudanza']);
+  assert.equal(plan('mudanza en sevilla').terms, []);
+  assert.equal(plan('fontanro').terms.map((t) => t.text), ['fontanero'], 'not a word: corrected');
+  assert.equal(plan('cerrajera').terms.map((t) => t.text), ['cerrajera'], 'a site word family: kept');
+  assert.equal(plan('gestoria').terms, [], 'a real word one edit from nothing on the site stays unknown');
+  assert.equal(plan('gestoria').unknown, ['gestoria']);
+  assert.equal(plan('xkzqv').terms, [], 'not a word and nothing near: dropped');
+  assert.equal(plan('xkzqv').unknown, []);
+});
+
+test('intents: every meaningful word of a phrase, in any order', () => {
+  const a = plan('xq se ha ido la luz en mi casa');
+  assert.equal(a.intents.length, 1);
+  assert.equal(a.intents[0]!.paths, ['/guias/salta-el-diferencial/']);
+  assert.equal(a.intents[0]!.services, ['electricidad']);
+  assert.equal(a.intents[0]!.covers.map((k) => a.terms[k]!.text), ['ido', 'luz']);
+  assert.equal(plan('luz del baño').intents, [], 'one word of the phrase is not the phrase');
+  assert.equal(plan('no tengo luz').intents.length, 1, 'function words aside, negations kept');
+});
+
+test('the compiler refuses what would break search', () => {
+  assert.throws(() => compileLexicon({ contentDir: contentDir({ ...FILES, 'intents.json': { intents: [{ phrases: ['x'], guides: ['no-such-guide'] }] } }), paths: PATHS }),
+    (e: unknown) => e instanceof LexiconError && /no-such-guide.*not a published page/.test((e as Error).message));
+  assert.throws(() => compileLexicon({ contentDir: contentDir({ ...FILES, 'synonyms.json': { groups: [{ words: ['solo'] }] } }) }),
+    (e: unknown) => e instanceof LexiconError && /synonyms\.json/.test((e as Error).message));
+  const empty = compileLexicon();
+  assert.equal(empty.places.find(([w]) => w.join(' ') === 'a coruna')?.[1], ['a-coruna'], 'the city slugs name their cities without any content');
+});
+
+test('normalized queries fold and collapse', () => {
+  assert.is(normalizeQuery('  ¡Fontanería,  MÁLAGA!  '), 'fontaneria malaga');
+});
+
+test.run();

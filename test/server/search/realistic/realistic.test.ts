@@ -1,0 +1,57 @@
+/**
+ * The realistic query set (evaluate.ts) against the built sample site, through the engine the
+ * server opens: floors per group on top-1, overall top-1 and top-3, and every query about
+ * something the site does not offer finding nothing. Misses are printed, so a change that loses
+ * a query says which.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parseConfig } from '../../../../server/config.ts';
+import { loadModel } from '../../../../server/read-model/holder.ts';
+import type { LoadedModel } from '../../../../server/read-model/types.ts';
+import { builtReadModel } from '../../../helpers/built-site.ts';
+import { evaluate, loadQuerySet, share, type Report } from './evaluate.ts';
+
+/** Floors: the targets of the search work. */
+export const FLOORS = { top1: 0.9, top3: 0.97, groupTop1: 0.8 };
+
+const realistic = suite('realistic query set on the built sample site');
+let model: LoadedModel;
+let report: Report;
+
+realistic.before(async () => {
+  const config = parseConfig();
+  model = await loadModel({ siteUrl: config.siteUrl, readModelDir: config.readModelDir, readPageMaxChars: config.readPageMaxChars }, await builtReadModel());
+  report = await evaluate(model.search);
+  for (const g of [...report.groups, report.total]) {
+    process.stdout.write(`  ${g.group.padEnd(14)} top-1 ${(100 * share(g.top1, g.answerable)).toFixed(1)} %  top-3 ${(100 * share(g.top3, g.answerable)).toFixed(1)} %  off-site empty ${g.empty}/${g.offSite}\n`);
+  }
+});
+realistic.after(async () => { await model?.search.close(); });
+
+const misses = (group: string) => report.total.misses.filter((m) => report.groups.find((g) => g.group === group)?.misses.includes(m))
+  .map((m) => `\n    ${JSON.stringify(m.query)} → ${m.got.slice(0, 3).join(', ') || '(nothing)'} (want ${m.answers.join(' | ') || 'nothing'})`).join('');
+
+realistic('the set is large enough and every answer is a published page', () => {
+  const groups = loadQuerySet();
+  const all = groups.flatMap((g) => g.queries);
+  assert.ok(all.filter((q) => q.answers.length > 0).length >= 250, 'at least 250 queries with answers');
+  assert.ok(all.filter((q) => q.answers.length === 0).length >= 30, 'at least 30 off-site queries');
+  for (const q of all) for (const a of q.answers) assert.ok(model.byPath.has(a), `${q.query}: ${a} is not a page`);
+});
+
+for (const group of loadQuerySet().map((g) => g.group)) {
+  realistic(`${group}: top-1 ≥ ${FLOORS.groupTop1 * 100} %, every off-site query empty`, () => {
+    const g = report.groups.find((x) => x.group === group)!;
+    if (g.answerable > 0) assert.ok(share(g.top1, g.answerable) >= FLOORS.groupTop1, `top-1 ${g.top1}/${g.answerable}; misses:${misses(group)}`);
+    assert.is(g.empty, g.offSite, `off-site queries that found pages:${misses(group)}`);
+  });
+}
+
+realistic(`overall: top-1 ≥ ${FLOORS.top1 * 100} %, top-3 ≥ ${FLOORS.top3 * 100} %`, () => {
+  const t = report.total;
+  assert.ok(share(t.top1, t.answerable) >= FLOORS.top1, `top-1 ${t.top1}/${t.answerable}`);
+  assert.ok(share(t.top3, t.answerable) >= FLOORS.top3, `top-3 ${t.top3}/${t.answerable}`);
+});
+
+realistic.run();
