@@ -1,29 +1,37 @@
 /**
- * The real-words filter of a build (server/search/bloom.ts): every word of the Spanish and English
- * word lists (`an-array-of-spanish-words`, `an-array-of-english-words`), folded. Built once per
- * process: it depends on the packages only, not on the site.
+ * The real-words filters of a build (server/search/bloom.ts): every word of the Spanish word list
+ * (`an-array-of-spanish-words`), and every word of the English one (`an-array-of-english-words`)
+ * that is not Spanish, folded. Built once per process: they depend on the packages only.
  */
 import { createRequire } from 'node:module';
 import { BloomFilter } from '../../server/search/bloom.ts';
 import { fold } from '../../server/search/text.ts';
 
 const require = createRequire(import.meta.url);
-const LISTS = ['an-array-of-spanish-words', 'an-array-of-english-words'];
 const ONE_WORD = /^[a-z0-9]+$/;
 
-let built: Uint8Array | undefined;
+export interface RealWords { spanish: Uint8Array; english: Uint8Array }
 
-export function realWordsFilter(): Uint8Array {
-  if (built) return built;
-  const words = new Set<string>();
-  for (const list of LISTS) {
-    for (const w of require(list) as string[]) {
-      const f = fold(w);
-      if (ONE_WORD.test(f)) words.add(f);
-    }
+let built: RealWords | undefined;
+
+function list(name: string, except?: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const w of require(name) as string[]) {
+    const f = fold(w);
+    if (ONE_WORD.test(f) && !except?.has(f)) out.add(f);
   }
+  return out;
+}
+
+function filterOf(words: ReadonlySet<string>): Uint8Array {
   const filter = BloomFilter.sized(words.size);
   for (const w of words) filter.add(w);
-  built = filter.bytes();
+  return filter.bytes();
+}
+
+export function realWordsFilters(): RealWords {
+  if (built) return built;
+  const spanish = list('an-array-of-spanish-words');
+  built = { spanish: filterOf(spanish), english: filterOf(list('an-array-of-english-words', spanish)) };
   return built;
 }

@@ -16,11 +16,13 @@ import * as pagefind from 'pagefind';
 import type { ReadModelPage } from '../../server/schemas/read-model.ts';
 import { markdownToText, withoutLinkLists } from '../../server/search/plain-text.ts';
 import type { CompiledLexicon } from '../../server/schemas/lexicon.ts';
-import { LEXICON_FILE, PAGEFIND_DIR, REAL_WORDS_FILE, SIDECAR_FILE, SIDECAR_FORMAT, type Sidecar } from '../../server/search/sidecar.ts';
+import {
+  ENGLISH_WORDS_FILE, LEXICON_FILE, PAGEFIND_DIR, SIDECAR_FILE, SIDECAR_FORMAT, SPANISH_WORDS_FILE, type Sidecar,
+} from '../../server/search/sidecar.ts';
 import { words } from '../../server/search/text.ts';
 import { decodePayload } from '../pagefind/files.ts';
 import { compileLexicon } from '../lexicon/compile.ts';
-import { realWordsFilter } from '../lexicon/real-words.ts';
+import { realWordsFilters } from '../lexicon/real-words.ts';
 import { createMerger } from '../pagefind/merge.ts';
 
 /** Files Pagefind writes for browsers (UI, highlighting, worker); the Node runtime needs none. */
@@ -280,6 +282,8 @@ export async function buildSearchIndex(opts: {
   };
   await writeSidecar(path.join(outDir, SIDECAR_FILE), sidecar);
   await fs.writeFile(path.join(outDir, LEXICON_FILE), JSON.stringify(opts.lexicon ?? compileLexicon()));
-  await fs.writeFile(path.join(outDir, REAL_WORDS_FILE), realWordsFilter());
+  const realWords = realWordsFilters();
+  await fs.writeFile(path.join(outDir, SPANISH_WORDS_FILE), realWords.spanish);
+  await fs.writeFile(path.join(outDir, ENGLISH_WORDS_FILE), realWords.english);
   return { indexed: sidecar.pages.length };
 }

@@ -63,18 +63,38 @@ export interface MatchedIntent {
   size: number;
 }
 
+/** A real word nothing on the site answers, or one naming what the site does not offer. */
+export interface Unknown {
+  text: string;
+  /** A share of the rarest word's weight (UNKNOWN_WEIGHTS). */
+  weight: number;
+}
+
+/**
+ * How much of the rarest word's weight an unknown word carries: a word naming what the site does
+ * not offer is surely the topic; a real Spanish word the site never uses may be ("gestoría") or
+ * may be an aside ("en el pasillo", "desde ayer"); an English one the lexicon lacks, less so.
+ */
+export const UNKNOWN_WEIGHTS = {
+  notOffered: Number(process.env.W_NOT ?? 1),
+  spanish: Number(process.env.W_ES ?? 0.35),
+  english: Number(process.env.W_EN ?? 0.2),
+};
+
 export interface Analysis {
   cities: CitySlug[];
   terms: Term[];
   soft: Term[];
-  /** Real words nothing answers. */
-  unknown: string[];
+  unknown: Unknown[];
   intents: MatchedIntent[];
 }
 
+/** Rewrites applied left to right; a phrase naming what the site does not offer is left as typed ("moving company"). */
 function applyRewrites(tokens: readonly string[], lexicon: Lexicon): string[] {
   const out: string[] = [];
   for (let i = 0; i < tokens.length;) {
+    const kept = lexicon.notOffered.at(tokens, i);
+    if (kept) { out.push(...kept.words); i += kept.words.length; continue; }
     const r = lexicon.rewrites.at(tokens, i);
     if (r) { out.push(...r.value); i += r.words.length; } else out.push(tokens[i++]!);
   }
@@ -87,7 +107,7 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
   const addCities = (list: readonly CitySlug[]) => { for (const c of list) if (!cities.includes(c)) cities.push(c); };
   const terms: Term[] = [];
   const soft: Term[] = [];
-  const unknown: string[] = [];
+  const unknown: Unknown[] = [];
   /** Every word the query means, as stems: what intent phrases are matched against. */
   const meant = new Set<string>();
   const onSite = (w: string) => vocabulary.family(w).length > 0;
@@ -123,7 +143,7 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
     if (place) { addCities(place.value); i += place.words.length; continue; }
     const elsewhere = lexicon.notOffered.at(tokens, i);
     if (elsewhere) {
-      unknown.push(elsewhere.words.join(' '));
+      unknown.push({ text: elsewhere.words.join(' '), weight: UNKNOWN_WEIGHTS.notOffered });
       for (const w of elsewhere.words) meant.add(stem(w));
       i += elsewhere.words.length;
       continue;
@@ -141,10 +161,10 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
       continue;
     }
     if (onSite(w) || lexicon.knows(w)) { word(w); continue; }
-    const real = lexicon.isReal(w);
-    const typoCities = real ? undefined : lexicon.placeTypo(w);
+    const language = lexicon.language(w);
+    const typoCities = language ? undefined : lexicon.placeTypo(w);
     if (typoCities) { addCities(typoCities); continue; }
-    if (real) { unknown.push(w); meant.add(stem(w)); continue; }
+    if (language) { unknown.push({ text: w, weight: language === 'en' ? UNKNOWN_WEIGHTS.english : UNKNOWN_WEIGHTS.spanish }); meant.add(stem(w)); continue; }
     const spelled = CHAT_SPELLINGS.map(([from, to]) => w.replace(from, to)).find((x) => x !== w && (onSite(x) || lexicon.knows(x)));
     if (spelled !== undefined) { word(spelled); continue; }
     const fixed = w.length >= TYPO_MIN ? (vocabulary.correct(w, TYPO_MIN) ?? lexicon.correct(w)) : undefined;

@@ -30,7 +30,7 @@ import { analyze, normalizeQuery, type Term } from './analyze.ts';
 import { BloomFilter } from './bloom.ts';
 import { Lexicon } from './lexicon.ts';
 import { rank, type RankedPage, type TermMatch } from './rank.ts';
-import { LEXICON_FILE, PAGEFIND_DIR, REAL_WORDS_FILE, SIDECAR_FILE, SidecarSchema } from './sidecar.ts';
+import { ENGLISH_WORDS_FILE, LEXICON_FILE, PAGEFIND_DIR, SIDECAR_FILE, SidecarSchema, SPANISH_WORDS_FILE } from './sidecar.ts';
 import { stem } from './stem-es.ts';
 import { words as foldedWords } from './text.ts';
 import { familyStems, Vocabulary } from './vocabulary.ts';
@@ -396,11 +396,13 @@ export async function openSearch(searchDir: string, pages: ReadonlyMap<string, P
       headStems: stemSet(`${info.headings ?? ''} ${info.description ?? ''}`),
     });
   }
-  const [compiled, realWords] = await Promise.all([
+  const bloom = (name: string) => fs.readFile(path.join(searchDir, name)).then((data) => BloomFilter.from(data));
+  const [compiled, spanish, english] = await Promise.all([
     fs.readFile(path.join(searchDir, LEXICON_FILE), 'utf8').then((raw) => CompiledLexiconSchema.parse(JSON.parse(raw))),
-    fs.readFile(path.join(searchDir, REAL_WORDS_FILE)).then((data) => BloomFilter.from(data)),
+    bloom(SPANISH_WORDS_FILE),
+    bloom(ENGLISH_WORDS_FILE),
   ]);
-  const lexicon = new Lexicon(compiled, realWords, stem);
+  const lexicon = new Lexicon(compiled, { spanish, english }, stem);
   const pagefind = await loadPagefind(path.join(searchDir, PAGEFIND_DIR));
   const vocabulary = new Vocabulary(sidecar.vocabulary);
   const engine = new SearchEngine(pagefind, docs, vocabulary, lexicon, new CursorCodec(Buffer.from(sidecar.cursor_key, 'base64url')),

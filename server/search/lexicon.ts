@@ -59,7 +59,7 @@ export class Lexicon {
   private readonly known = new Set<string>();
   private readonly onePlaceWords: Array<Phrase<readonly CitySlug[]>>;
 
-  constructor(compiled: CompiledLexicon, private readonly realWords: BloomFilter, stemOf: (w: string) => string) {
+  constructor(compiled: CompiledLexicon, private readonly realWords: { spanish: BloomFilter; english: BloomFilter }, stemOf: (w: string) => string) {
     this.filler = new Set(compiled.filler);
     this.notOffered = new PhraseTable(compiled.not_offered.map((words) => ({ words, value: true as const })));
     const negations = new Set(compiled.negations);
@@ -92,7 +92,13 @@ export class Lexicon {
 
   /** A real Spanish or English word (or one of the lexicon's). */
   isReal(word: string): boolean {
-    return this.known.has(word) || this.realWords.has(word);
+    return this.language(word) !== undefined;
+  }
+
+  /** Which language a real word is (Spanish when both), or undefined. */
+  language(word: string): 'es' | 'en' | undefined {
+    if (this.known.has(word) || this.realWords.spanish.has(word)) return 'es';
+    return this.realWords.english.has(word) ? 'en' : undefined;
   }
 
   /** The cities a one-word place name one edit from `word` names ("sevila", "bilvao"). */

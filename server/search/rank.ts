@@ -7,15 +7,16 @@
  *   the city page first; with an unknown real word besides, nothing.
  * - Cities: with `city` set, that city's pages and the pages for every city (guides, general
  *   pages); with cities named in the query, the same for those cities. Other cities' pages never.
- * - Order: pages of the city asked for first; then by score (weights.ts): per term its weight
- *   times where it matched, filler words a little, pages an intent names well above. Ties: URL
- *   order, so every engine on the same build gives the same order and a cursor walk sees each
- *   page once.
+ * - Order: pages an intent names first (the lexicon knows they answer it), then pages of the
+ *   city asked for (an intent's page of that city first of all); within a tier by score
+ *   (weights.ts): per term its weight times where it matched, filler words a little, a longer
+ *   intent phrase above a shorter one. Ties: URL order, so every engine on the same build gives
+ *   the same order and a cursor walk sees each page once.
  */
 import type { CitySlug, CityFilter } from '../schemas/cities.ts';
 import type { Analysis } from './analyze.ts';
 import { isAnswer } from './precision.ts';
-import { fieldFactor, idf, INTENT, INTENT_PER_WORD, SOFT, type FieldMatch } from './weights.ts';
+import { fieldFactor, idf, INTENT_PER_WORD, SOFT, type FieldMatch } from './weights.ts';
 
 export interface RankDoc { path: string; url: string; city: CitySlug | '' }
 
@@ -27,8 +28,11 @@ export interface TermMatch extends FieldMatch {
 
 export interface RankedPage<D> {
   doc: D;
-  /** A page of the city asked for (named in the query or given as `city`): these come first. */
-  local: boolean;
+  /**
+   * 2 for a page an intent names, plus 1 for a page of the city asked for (named in the query or
+   * given as `city`): higher tiers come first.
+   */
+  tier: number;
   score: number;
   positions: Array<readonly number[]>;
 }
@@ -46,7 +50,7 @@ export interface RankInput<D extends RankDoc> {
 }
 
 const byScore = <D extends RankDoc>(a: RankedPage<D>, b: RankedPage<D>) =>
-  Number(b.local) - Number(a.local) || b.score - a.score || (a.doc.url < b.doc.url ? -1 : a.doc.url > b.doc.url ? 1 : 0);
+  b.tier - a.tier || b.score - a.score || (a.doc.url < b.doc.url ? -1 : a.doc.url > b.doc.url ? 1 : 0);
 
 export const TRACE: Array<{ path: string; coverage: number; topical: number }> = [];
 
@@ -54,13 +58,14 @@ export function rank<D extends RankDoc>({ analysis, terms, soft, docs, pages, ci
   const wanted: readonly string[] = city !== 'todas' ? [city] : analysis.cities;
   const allowed = (d: D) => d.city === '' || wanted.length === 0 || wanted.includes(d.city);
   const weights = terms.map((m) => idf(m.size, pages));
-  const total = weights.reduce((a, b) => a + b, 0) + analysis.unknown.length * idf(0, pages);
+  const unknown = analysis.unknown.reduce((sum, u) => sum + u.weight, 0) * idf(0, pages);
+  const total = weights.reduce((a, b) => a + b, 0) + unknown;
 
   if (analysis.terms.length === 0 && analysis.intents.length === 0) {
     if (analysis.unknown.length > 0 || wanted.length === 0) return [];
     const out: RankedPage<D>[] = [];
     for (const d of docs.values()) {
-      if (d.city !== '' && wanted.includes(d.city)) out.push({ doc: d, local: true, score: d.path.startsWith('/ciudades/') ? 1 : 0, positions: [] });
+      if (d.city !== '' && wanted.includes(d.city)) out.push({ doc: d, tier: 1, score: d.path.startsWith('/ciudades/') ? 1 : 0, positions: [] });
     }
     return out.sort(byScore);
   }
@@ -107,13 +112,14 @@ export function rank<D extends RankDoc>({ analysis, terms, soft, docs, pages, ci
       }
     });
     if (process.env.SEARCH_TRACE) TRACE.push({ path: d.path, coverage: covered / total, topical: topical / total + (intent ? 1 : 0) });
-    if (!isAnswer({ covered, topical, total, named: intent !== undefined })) continue;
+    if (!isAnswer({ covered, topical, unknown, total, named: intent !== undefined })) continue;
     for (const m of soft) {
       const hit = m.get(d);
       if (hit !== undefined) { score += SOFT * fieldFactor(hit); positions.push(hit.positions); }
     }
-    if (intent !== undefined) score += total * (INTENT + INTENT_PER_WORD * intent.size);
-    out.push({ doc: d, local: d.city !== '' && wanted.includes(d.city), score: Math.round(score * 1000) / 1000, positions });
+    if (intent !== undefined) score += total * INTENT_PER_WORD * intent.size;
+    const local = d.city !== '' && wanted.includes(d.city);
+    out.push({ doc: d, tier: (intent !== undefined ? 2 : 0) + (local ? 1 : 0), score: Math.round(score * 1000) / 1000, positions });
   }
   return out.sort(byScore);
 }

@@ -8,14 +8,15 @@
  *                        the build's vocabulary with page counts (typo correction, stop-junk
  *                        checks) and the per-build key that signs cursors.
  *   search/lexicon.json  the search lexicon, compiled (server/schemas/lexicon.ts)
- *   search/real-words.bloom  the real-words filter (bloom.ts)
+ *   search/words-es.bloom, words-en.bloom  the real-words filters, Spanish and English (bloom.ts)
  */
 import { z } from 'zod';
 
 export const SIDECAR_FILE = 'search.json';
 export const PAGEFIND_DIR = 'pagefind';
 export const LEXICON_FILE = 'lexicon.json';
-export const REAL_WORDS_FILE = 'real-words.bloom';
+export const SPANISH_WORDS_FILE = 'words-es.bloom';
+export const ENGLISH_WORDS_FILE = 'words-en.bloom';
 export const SIDECAR_FORMAT = 1;
 
 export const SidecarSchema = z.object({

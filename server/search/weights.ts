@@ -10,8 +10,7 @@ export const HEADING = 0.6;
 export const BODY = 0.5;
 /** Filler words a page holds count this fraction of a topic word: they order, they never decide. */
 export const SOFT = 0.15;
-/** A page an intent names gets the query's whole weight times this, plus INTENT_PER_WORD per phrase word. */
-export const INTENT = 1;
+/** Among pages intents name, each word of the longest phrase naming it adds the query's weight times this. */
 export const INTENT_PER_WORD = 0.25;
 
 /** Inverse page frequency of a term matched by `df` of `pages` pages (0 pages: the rarest weight). */

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileLexicon, LexiconError } from '../../../build-scripts/lexicon/compile.ts';
-import { realWordsFilter } from '../../../build-scripts/lexicon/real-words.ts';
+import { realWordsFilters } from '../../../build-scripts/lexicon/real-words.ts';
 import { analyze, normalizeQuery, SYNONYM_WEIGHT } from '../../../server/search/analyze.ts';
 import { BloomFilter } from '../../../server/search/bloom.ts';
 import { Lexicon } from '../../../server/search/lexicon.ts';
@@ -38,7 +38,7 @@ const vocabulary = new Vocabulary([
   ['fontanero', 30], ['fontaneria', 40], ['inodoro', 12], ['wc', 3], ['cuadro', 20], ['electrico', 25], ['luz', 30],
   ['casa', 300], ['barato', 2], ['cerrajero', 20], ['pintura', 40], ['reparacion', 100], ['de', 400],
 ]);
-const lexicon = new Lexicon(compileLexicon({ contentDir: contentDir(FILES), paths: PATHS }), BloomFilter.from(realWordsFilter()), stem);
+const lexicon = new Lexicon(compileLexicon({ contentDir: contentDir(FILES), paths: PATHS }), { spanish: BloomFilter.from(realWordsFilters().spanish), english: BloomFilter.from(realWordsFilters().english) }, stem);
 const plan = (q: string) => analyze(normalizeQuery(q), lexicon, vocabulary);
 
 test('rewrites and places: English and SMS become Spanish, local names and districts name cities', () => {
