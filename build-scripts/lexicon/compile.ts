@@ -16,6 +16,8 @@ import {
 import { words } from '../../server/search/text.ts';
 
 export const LEXICON_DIR = 'lexicon';
+/** The filler category whose words are topics only alone (server/schemas/lexicon.ts). */
+const ROOMS = 'rooms';
 
 const CityFileSchema = z.array(z.object({
   id: CitySlugSchema, name: z.string(), short: z.string().optional(), island: z.string().optional(),
@@ -113,7 +115,9 @@ export function compileLexicon({ contentDir, paths }: LexiconInput = {}): Compil
     }),
     places: [...byName].map(([name, set]): [string[], CitySlug[]] => [name.split(' '), [...set].sort()])
       .sort((a, b) => (a[0].join(' ') < b[0].join(' ') ? -1 : 1)),
-    filler: [...new Set(Object.entries(filler?.categories ?? {}).flatMap(([cat, list]) => list.flatMap((w) => folded(w, `filler.json ${cat}`, true))))].sort(),
+    filler: [...new Set(Object.entries(filler?.categories ?? {}).filter(([cat]) => cat !== ROOMS)
+      .flatMap(([cat, list]) => list.flatMap((w) => folded(w, `filler.json ${cat}`, true))))].sort(),
+    rooms: [...new Set((filler?.categories[ROOMS] ?? []).flatMap((w) => folded(w, `filler.json ${ROOMS}`)))].sort(),
     negations: [...new Set((filler?.categories.negation ?? []).flatMap((w) => folded(w, 'filler.json negation')))].sort(),
     not_offered: (notOffered?.topics ?? []).flatMap((t, i) => t.words.map((w) => folded(w, `not-offered.json #${i}`))),
   };

@@ -105,6 +105,8 @@ export const CompiledLexiconSchema = z.object({
   /** Place names and the cities they name (a district can lie in two). */
   places: z.array(z.tuple([Words, z.array(CitySlugSchema).min(1)])),
   filler: z.array(z.string().regex(/^[a-z0-9]+$/)),
+  /** Rooms: topic words only when the query has no other. */
+  rooms: z.array(z.string().regex(/^[a-z0-9]+$/)),
   /** Filler words an intent phrase still needs (the `negation` category). */
   negations: z.array(z.string().regex(/^[a-z0-9]+$/)),
   /** Phrases naming what the site does not offer. */

@@ -160,15 +160,32 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
       if (onSite(w) && !soft.some((t) => t.text === w)) soft.push({ text: w, alternatives: [{ words: [w], weight: 1 }], stems: new Set([stem(w)]) });
       continue;
     }
-    if (onSite(w) || lexicon.knows(w)) { word(w); continue; }
+    if (vocabulary.pages(w) > 0 || lexicon.knows(w)) { word(w); continue; }
     const language = lexicon.language(w);
-    const typoCities = language ? undefined : lexicon.placeTypo(w);
+    if (language !== undefined) {
+      if (onSite(w)) word(w);
+      else unknown.push({ text: w, weight: language === 'en' ? UNKNOWN_WEIGHTS.english : UNKNOWN_WEIGHTS.spanish });
+      meant.add(stem(w));
+      continue;
+    }
+    // Not a word: a typo of a place, a chat spelling, a typo of a word, or an inflection the
+    // dictionaries lack ("fontaneras"); a stem shared by chance ("desgue", "desgaste") comes last.
+    const typoCities = lexicon.placeTypo(w);
     if (typoCities) { addCities(typoCities); continue; }
-    if (language) { unknown.push({ text: w, weight: language === 'en' ? UNKNOWN_WEIGHTS.english : UNKNOWN_WEIGHTS.spanish }); meant.add(stem(w)); continue; }
     const spelled = CHAT_SPELLINGS.map(([from, to]) => w.replace(from, to)).find((x) => x !== w && (onSite(x) || lexicon.knows(x)));
-    if (spelled !== undefined) { word(spelled); continue; }
-    const fixed = w.length >= TYPO_MIN ? (vocabulary.correct(w, TYPO_MIN) ?? lexicon.correct(w)) : undefined;
+    const fixed = spelled ?? (w.length >= TYPO_MIN ? (vocabulary.correct(w, TYPO_MIN) ?? lexicon.correct(w)) : undefined);
     if (fixed !== undefined) word(fixed);
+    else if (onSite(w)) word(w);
+  }
+
+  // Rooms say where: topics only when nothing else is.
+  if (terms.some((t) => !lexicon.rooms.has(t.text))) {
+    for (let k = terms.length - 1; k >= 0; k--) {
+      const t = terms[k]!;
+      if (!lexicon.rooms.has(t.text)) continue;
+      terms.splice(k, 1);
+      if (t.alternatives.length > 0 && !soft.some((x) => x.text === t.text)) soft.push(t);
+    }
   }
 
   const intents: MatchedIntent[] = [];

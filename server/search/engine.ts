@@ -30,6 +30,7 @@ import { analyze, normalizeQuery, type Term } from './analyze.ts';
 import { BloomFilter } from './bloom.ts';
 import { Lexicon } from './lexicon.ts';
 import { rank, type RankedPage, type TermMatch } from './rank.ts';
+import { fieldFactor } from './weights.ts';
 import { ENGLISH_WORDS_FILE, LEXICON_FILE, PAGEFIND_DIR, SIDECAR_FILE, SidecarSchema, SPANISH_WORDS_FILE } from './sidecar.ts';
 import { stem } from './stem-es.ts';
 import { words as foldedWords } from './text.ts';
@@ -284,7 +285,8 @@ export class SearchEngine {
 
   /**
    * The pages a term matches: per alternative, the pages holding every one of its words; a page
-   * matched by several alternatives keeps the one with the highest weight.
+   * matched by several alternatives keeps the one that counts most there (its weight times where
+   * it matched: a synonym in the title beats the word typed in the body).
    */
   private async termMatches(term: Term): Promise<Map<Doc, TermMatch>> {
     const out = new Map<Doc, TermMatch>();
@@ -295,18 +297,18 @@ export class SearchEngine {
       const others = rest.map((hits) => new Map(hits.map((h) => [h.doc, h])));
       const top = perWord.map((hits) => hits.reduce((m, h) => Math.max(m, h.score), 0) || 1);
       for (const h of first) {
-        const prev = out.get(h.doc);
-        if (prev !== undefined && prev.weight >= alt.weight) continue;
         const all = [h];
         for (const o of others) { const x = o.get(h.doc); if (x === undefined) break; all.push(x); }
         if (all.length !== perWord.length) continue;
-        out.set(h.doc, {
+        const match: TermMatch = {
           weight: alt.weight,
           title: all.some((x) => x.inTitle),
           heading: all.some((x) => x.inHeading),
           body: all.reduce((sum, x, k) => sum + x.score / top[k]!, 0) / all.length,
           positions: all.length === 1 ? h.positions : all.flatMap((x) => x.positions),
-        });
+        };
+        const prev = out.get(h.doc);
+        if (prev === undefined || match.weight * fieldFactor(match) > prev.weight * fieldFactor(prev)) out.set(h.doc, match);
       }
     }
     return out;

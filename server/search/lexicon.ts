@@ -53,6 +53,7 @@ export class Lexicon {
   readonly groups: ReadonlyArray<ReadonlyArray<readonly string[]>>;
   readonly intents: readonly Intent[];
   readonly filler: ReadonlySet<string>;
+  readonly rooms: ReadonlySet<string>;
   /** Phrases naming what the site does not offer (their words count as unknown in a query). */
   readonly notOffered: PhraseTable<true>;
   /** Every word the lexicon uses: such a word is never a typo of something else. */
@@ -61,6 +62,7 @@ export class Lexicon {
 
   constructor(compiled: CompiledLexicon, private readonly realWords: { spanish: BloomFilter; english: BloomFilter }, stemOf: (w: string) => string) {
     this.filler = new Set(compiled.filler);
+    this.rooms = new Set(compiled.rooms);
     this.notOffered = new PhraseTable(compiled.not_offered.map((words) => ({ words, value: true as const })));
     const negations = new Set(compiled.negations);
     this.rewrites = new PhraseTable(compiled.rewrites.map(([words, value]) => ({ words, value })));
@@ -81,7 +83,7 @@ export class Lexicon {
     for (const group of compiled.synonyms) for (const p of group) for (const w of p) this.known.add(w);
     for (const intent of compiled.intents) for (const p of intent.phrases) for (const w of p) this.known.add(w);
     for (const [p] of compiled.places) for (const w of p) this.known.add(w);
-    for (const w of compiled.filler) this.known.add(w);
+    for (const w of [...compiled.filler, ...compiled.rooms]) this.known.add(w);
     for (const p of compiled.not_offered) for (const w of p) this.known.add(w);
   }
 

@@ -16,7 +16,7 @@
 import type { CitySlug, CityFilter } from '../schemas/cities.ts';
 import type { Analysis } from './analyze.ts';
 import { isAnswer } from './precision.ts';
-import { fieldFactor, idf, INTENT_PER_WORD, SOFT, type FieldMatch } from './weights.ts';
+import { fieldFactor, idf, INTENT_CREDIT, INTENT_PER_WORD, SOFT, type FieldMatch } from './weights.ts';
 
 export interface RankDoc { path: string; url: string; city: CitySlug | '' }
 
@@ -111,6 +111,8 @@ export function rank<D extends RankDoc>({ analysis, terms, soft, docs, pages, ci
         score += weights[k]!;
       }
     });
+    // An intent naming the page is evidence in itself, as much per phrase word as an unknown Spanish word is against.
+    if (intent !== undefined) covered += INTENT_CREDIT * intent.size * idf(0, pages);
     if (process.env.SEARCH_TRACE) TRACE.push({ path: d.path, coverage: covered / total, topical: topical / total + (intent ? 1 : 0) });
     if (!isAnswer({ covered, topical, unknown, total, named: intent !== undefined })) continue;
     for (const m of soft) {
