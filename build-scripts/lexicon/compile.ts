@@ -1,7 +1,8 @@
 /**
  * The search lexicon of a build: `src/content/lexicon/*.json` (server/schemas/lexicon.ts) read,
  * checked and folded, with the place names cities.json gives (name, short name, island, districts,
- * nearby towns) added, and every target checked against the pages the build publishes. A missing
+ * nearby towns) and the service names services.json gives (name, tradesman, as intents naming the
+ * service's page) added, and every target checked against the pages the build publishes. A missing
  * lexicon folder gives the empty lexicon (the city slugs still name their cities); a file that
  * fails its schema, or a target that is not a published page, fails the build.
  */
@@ -18,6 +19,10 @@ import { words } from '../../server/search/text.ts';
 export const LEXICON_DIR = 'lexicon';
 /** The filler category whose words are topics only alone (server/schemas/lexicon.ts). */
 const ROOMS = 'rooms';
+
+const ServiceFileSchema = z.array(z.object({
+  id: z.string(), name: z.string(), label: z.string(), pro: z.string(), pro_plural: z.string(),
+}));
 
 const CityFileSchema = z.array(z.object({
   id: CitySlugSchema, name: z.string(), short: z.string().optional(), island: z.string().optional(),
@@ -68,6 +73,7 @@ export function compileLexicon({ contentDir, paths }: LexiconInput = {}): Compil
   const filler = dir ? readFile(file(LEXICON_FILES.filler), FillerFileSchema) : undefined;
   const notOffered = dir ? readFile(file(LEXICON_FILES.notOffered), NotOfferedFileSchema) : undefined;
   const cities = contentDir ? readFile(path.join(contentDir, 'cities.json'), CityFileSchema) : undefined;
+  const services = contentDir ? readFile(path.join(contentDir, 'services.json'), ServiceFileSchema) : undefined;
 
   const page = (p: string, where: string): string => {
     if (paths && !paths.has(p)) throw new LexiconError(`${where}: ${p} is not a published page`);
@@ -102,7 +108,15 @@ export function compileLexicon({ contentDir, paths }: LexiconInput = {}): Compil
       return r.from.map((f): [string[], string[]] => [folded(f, `rewrites.json #${i}`), to]);
     }),
     synonyms: (synonyms?.groups ?? []).map((g, i) => g.words.map((w) => folded(w, `synonyms.json #${i}`))),
-    intents: (intents?.intents ?? []).map((intent, i) => {
+    intents: [
+      // Each service's own names ("fontanería", "fontanero", "técnicos de calefacción") name its page.
+      ...(services ?? []).filter((sv) => !paths || paths.has(`/servicios/${sv.id}/`)).map((sv) => ({
+        phrases: [...new Set([sv.name, sv.label, sv.pro, sv.pro_plural])].map((p) => folded(p, `services.json ${sv.id}`)),
+        paths: [],
+        services: [sv.id],
+        strong: false,
+      })),
+      ...(intents?.intents ?? []).map((intent, i) => {
       const where = `intents.json #${i}`;
       return {
         phrases: intent.phrases.map((p) => folded(p, where)),
@@ -111,8 +125,9 @@ export function compileLexicon({ contentDir, paths }: LexiconInput = {}): Compil
           ...(intent.pages ?? []).map((p) => page(p, where)),
         ],
         services: (intent.services ?? []).map((s) => { page(`/servicios/${s}/`, where); return s; }),
+        strong: true,
       };
-    }),
+    })],
     places: [...byName].map(([name, set]): [string[], CitySlug[]] => [name.split(' '), [...set].sort()])
       .sort((a, b) => (a[0].join(' ') < b[0].join(' ') ? -1 : 1)),
     filler: [...new Set(Object.entries(filler?.categories ?? {}).filter(([cat]) => cat !== ROOMS)

@@ -101,6 +101,11 @@ export const CompiledLexiconSchema = z.object({
     paths: z.array(SitePath),
     /** Services whose page answers it: the service × city page when the query names a city. */
     services: z.array(Slug),
+    /**
+     * false for the service names the build adds from services.json ("fontanería", "pintor"): they
+     * say which trade, not which page answers ("presupuesto reforma de baño" is the budget guide).
+     */
+    strong: z.boolean(),
   })),
   /** Place names and the cities they name (a district can lie in two). */
   places: z.array(z.tuple([Words, z.array(CitySlugSchema).min(1)])),

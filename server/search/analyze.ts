@@ -61,6 +61,8 @@ export interface MatchedIntent {
   covers: readonly number[];
   /** Words of the phrase that matched: a longer phrase is a surer reading. */
   size: number;
+  /** A lexicon intent; false for a service's own name (lexicon.ts). */
+  strong: boolean;
 }
 
 /** A real word nothing on the site answers, or one naming what the site does not offer. */
@@ -195,7 +197,7 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
     if (size === 0) continue;
     const covered = new Set(intent.phrases.filter((p) => p.every((s) => meant.has(s))).flat());
     const covers = terms.flatMap((t, k) => ([...t.stems].some((s) => covered.has(s)) ? [k] : []));
-    intents.push({ paths: intent.paths, services: intent.services, covers, size });
+    intents.push({ paths: intent.paths, services: intent.services, covers, size, strong: intent.strong });
   }
   return { cities, terms, soft, unknown, intents };
 }

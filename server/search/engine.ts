@@ -160,6 +160,8 @@ function anyIn(stems: Iterable<string>, family: ReadonlySet<string>): boolean {
 
 const stemSet = (text: string): Set<string> => new Set(foldedWords(text).map(stem));
 
+const hasPositions = (m: TermMatch): boolean => m.positions.some((p) => p.length > 0);
+
 export class SearchEngine {
   private readonly cache = new Lru<string, Entry>(CACHE_ENTRIES);
   private readonly pending = new Map<string, Promise<Entry>>();
@@ -305,10 +307,14 @@ export class SearchEngine {
           title: all.some((x) => x.inTitle),
           heading: all.some((x) => x.inHeading),
           body: all.reduce((sum, x, k) => sum + x.score / top[k]!, 0) / all.length,
-          positions: all.length === 1 ? h.positions : all.flatMap((x) => x.positions),
+          positions: all.map((x) => x.positions),
         };
         const prev = out.get(h.doc);
-        if (prev === undefined || match.weight * fieldFactor(match) > prev.weight * fieldFactor(prev)) out.set(h.doc, match);
+        if (prev === undefined) out.set(h.doc, match);
+        else if (match.weight * fieldFactor(match) > prev.weight * fieldFactor(prev)) {
+          // The excerpt shows where the words are: an alternative matched only in the title keeps the others' places.
+          out.set(h.doc, hasPositions(match) ? match : { ...match, positions: prev.positions });
+        } else if (!hasPositions(prev) && hasPositions(match)) prev.positions = match.positions;
       }
     }
     return out;

@@ -62,22 +62,26 @@ export function buildExcerpt(page: Words, matches: ReadonlyArray<readonly number
     sorted.sort((a, b) => a[0] - b[0]);
     const wanted = new Set(sorted.map((h) => h[1])).size;
     let best = sorted[0]![0];
+    let bestEnd = best;
     let bestTerms = 0;
     for (let i = 0; i < sorted.length && bestTerms < wanted; i++) {
       const terms = new Set<number>();
+      let end = sorted[i]![0];
       for (let j = i; j < sorted.length; j++) {
         const [pos, term] = sorted[j]!;
         if (span(page, sorted[i]![0], pos) > budget) break;
+        if (!terms.has(term)) end = pos;
         terms.add(term);
       }
       if (terms.size > bestTerms) {
         best = sorted[i]![0];
+        bestEnd = end;
         bestTerms = terms.size;
       }
     }
     start = Math.max(0, best - LEAD);
-    // Never lead with so much context that the first match falls out of the budget.
-    while (start < best && span(page, start, best) > budget / 2) start++;
+    // Never lead with so much context that the first match, or the last word the window was chosen for, falls out.
+    while (start < best && (span(page, start, best) > budget / 2 || span(page, start, bestEnd) > budget)) start++;
   }
   let end = start;
   let length = start < count ? lengthOf(page, start) : 0;

@@ -40,6 +40,8 @@ export interface Intent {
   phrases: ReadonlyArray<readonly string[]>;
   paths: readonly string[];
   services: readonly string[];
+  /** A lexicon intent (the page answers the phrase), not a service name (the phrase names the trade). */
+  strong: boolean;
 }
 
 /** Place names of one word long enough to correct a typo in ("sevila" → sevilla). */
@@ -78,6 +80,7 @@ export class Lexicon {
       }),
       paths: intent.paths,
       services: intent.services,
+      strong: intent.strong,
     }));
     for (const [from, to] of compiled.rewrites) for (const w of [...from, ...to]) this.known.add(w);
     for (const group of compiled.synonyms) for (const p of group) for (const w of p) this.known.add(w);

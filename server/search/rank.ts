@@ -7,23 +7,25 @@
  *   the city page first; with an unknown real word besides, nothing.
  * - Cities: with `city` set, that city's pages and the pages for every city (guides, general
  *   pages); with cities named in the query, the same for those cities. Other cities' pages never.
- * - Order: pages an intent names first (the lexicon knows they answer it), then pages of the
- *   city asked for (an intent's page of that city first of all); within a tier by score
+ * - Order: pages a lexicon intent names first (the lexicon knows they answer it), then pages of
+ *   the city asked for (an intent's page of that city first of all); within a tier by score
  *   (weights.ts): per term its weight times where it matched, filler words a little, a longer
- *   intent phrase above a shorter one. Ties: URL order, so every engine on the same build gives
+ *   intent phrase above a shorter one, the pages of a service the query names by name above
+ *   the rest. Ties: URL order, so every engine on the same build gives
  *   the same order and a cursor walk sees each page once.
  */
 import type { CitySlug, CityFilter } from '../schemas/cities.ts';
 import type { Analysis } from './analyze.ts';
 import { isAnswer } from './precision.ts';
-import { fieldFactor, idf, INTENT_CREDIT, INTENT_PER_WORD, SOFT, type FieldMatch } from './weights.ts';
+import { fieldFactor, idf, INTENT_CREDIT, INTENT_PER_WORD, SERVICE_NAME, SOFT, type FieldMatch } from './weights.ts';
 
 export interface RankDoc { path: string; url: string; city: CitySlug | '' }
 
 export interface TermMatch extends FieldMatch {
   /** The alternative's weight (1 for the word typed, less for a synonym). */
   weight: number;
-  positions: readonly number[];
+  /** Per word of the alternative, where it matched in the page text (for the excerpt). */
+  positions: ReadonlyArray<readonly number[]>;
 }
 
 export interface RankedPage<D> {
@@ -58,6 +60,7 @@ export function rank<D extends RankDoc>({ analysis, terms, soft, docs, pages, ci
   const wanted: readonly string[] = city !== 'todas' ? [city] : analysis.cities;
   const allowed = (d: D) => d.city === '' || wanted.length === 0 || wanted.includes(d.city);
   const weights = terms.map((m) => idf(m.size, pages));
+  const softWeights = soft.map((m) => idf(m.size, pages));
   const unknown = analysis.unknown.reduce((sum, u) => sum + u.weight, 0) * idf(0, pages);
   const total = weights.reduce((a, b) => a + b, 0) + unknown;
 
@@ -71,20 +74,24 @@ export function rank<D extends RankDoc>({ analysis, terms, soft, docs, pages, ci
   }
 
   // Pages each intent names, for the city asked for.
-  const named = new Map<D, { size: number; covers: Set<number> }>();
-  const name = (path: string, size: number, covered: readonly number[]) => {
-    const d = docs.get(path);
-    if (d === undefined || !allowed(d)) return false;
-    const n = named.get(d);
-    if (n === undefined) named.set(d, { size, covers: new Set(covered) });
-    else { n.size = Math.max(n.size, size); for (const k of covered) n.covers.add(k); }
-    return true;
-  };
+  const named = new Map<D, { size: number; strong: boolean; covers: Set<number> }>();
   for (const intent of analysis.intents) {
-    for (const p of intent.paths) name(p, intent.size, intent.covers);
+    const name = (path: string) => {
+      const d = docs.get(path);
+      if (d === undefined || !allowed(d)) return false;
+      const n = named.get(d);
+      if (n === undefined) named.set(d, { size: intent.size, strong: intent.strong, covers: new Set(intent.covers) });
+      else {
+        if (intent.strong && !n.strong) { n.strong = true; n.size = intent.size; } else if (intent.strong === n.strong) n.size = Math.max(n.size, intent.size);
+        for (const k of intent.covers) n.covers.add(k);
+      }
+      return true;
+    };
+    for (const p of intent.paths) name(p);
     for (const s of intent.services) {
-      const local = wanted.filter((c) => name(`/servicios/${s}/${c}/`, intent.size, intent.covers));
-      if (local.length === 0) name(`/servicios/${s}/`, intent.size, intent.covers);
+      // The service's page of each city asked for, else its general page (a city without one).
+      const local = wanted.filter((c) => name(`/servicios/${s}/${c}/`));
+      if (local.length === 0) name(`/servicios/${s}/`);
     }
   }
 
@@ -104,7 +111,7 @@ export function rank<D extends RankDoc>({ analysis, terms, soft, docs, pages, ci
         covered += weights[k]! * hit.weight;
         if (hit.title || hit.heading) topical += weights[k]! * hit.weight;
         score += weights[k]! * hit.weight * fieldFactor(hit);
-        positions.push(hit.positions);
+        positions.push(...hit.positions);
       } else if (intent?.covers.has(k)) {
         covered += weights[k]!;
         topical += weights[k]!;
@@ -115,13 +122,14 @@ export function rank<D extends RankDoc>({ analysis, terms, soft, docs, pages, ci
     if (intent !== undefined) covered += INTENT_CREDIT * intent.size * idf(0, pages);
     if (process.env.SEARCH_TRACE) TRACE.push({ path: d.path, coverage: covered / total, topical: topical / total + (intent ? 1 : 0) });
     if (!isAnswer({ covered, topical, unknown, total, named: intent !== undefined })) continue;
-    for (const m of soft) {
+    soft.forEach((m, k) => {
       const hit = m.get(d);
-      if (hit !== undefined) { score += SOFT * fieldFactor(hit); positions.push(hit.positions); }
-    }
-    if (intent !== undefined) score += total * INTENT_PER_WORD * intent.size;
+      if (hit !== undefined) { score += SOFT * softWeights[k]! * fieldFactor(hit); positions.push(...hit.positions); }
+    });
+    if (intent?.strong) score += total * INTENT_PER_WORD * intent.size;
+    else if (intent !== undefined) score += total * SERVICE_NAME;
     const local = d.city !== '' && wanted.includes(d.city);
-    out.push({ doc: d, tier: (intent !== undefined ? 2 : 0) + (local ? 1 : 0), score: Math.round(score * 1000) / 1000, positions });
+    out.push({ doc: d, tier: (intent?.strong ? 2 : 0) + (local ? 1 : 0), score: Math.round(score * 1000) / 1000, positions });
   }
   return out.sort(byScore);
 }

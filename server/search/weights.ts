@@ -8,8 +8,10 @@
 export const TITLE = 1.5;
 export const HEADING = 0.6;
 export const BODY = 0.5;
-/** Filler words a page holds count this fraction of a topic word: they order, they never decide. */
-export const SOFT = 0.15;
+/** Filler words a page holds count this fraction of a topic word of their weight: they order, they never decide. */
+export const SOFT = 0.3;
+/** The pages of a service the query names ("fontanero", "reformas de baño") get the query's weight times this. */
+export const SERVICE_NAME = 0.5;
 /** What an intent naming a page covers of the query, per phrase word, as a share of the rarest word's weight. */
 export const INTENT_CREDIT = Number(process.env.INTENT_CREDIT ?? 0.35);
 /** Among pages intents name, each word of the longest phrase naming it adds the query's weight times this. */

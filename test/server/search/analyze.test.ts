@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileLexicon, LexiconError } from '../../../build-scripts/lexicon/compile.ts';
 import { realWordsFilters } from '../../../build-scripts/lexicon/real-words.ts';
-import { analyze, normalizeQuery, SYNONYM_WEIGHT } from '../../../server/search/analyze.ts';
+import { analyze, normalizeQuery, SYNONYM_WEIGHT, UNKNOWN_WEIGHTS } from '../../../server/search/analyze.ts';
 import { BloomFilter } from '../../../server/search/bloom.ts';
 import { Lexicon } from '../../../server/search/lexicon.ts';
 import { stem } from '../../../server/search/stem-es.ts';
@@ -29,6 +29,7 @@ const FILES = {
   'rewrites.json': { rewrites: [{ from: ['xq', 'pq'], to: 'porque' }, { from: ['plumber'], to: 'fontanero' }] },
   'intents.json': { intents: [{ phrases: ['se ha ido la luz', 'no hay luz'], guides: ['salta-el-diferencial'], services: ['electricidad'] }] },
   'places.json': { cities: { 'a-coruna': ['La Coruña'], sevilla: ['Seville'] }, ignore: ['Centro'] },
+  'not-offered.json': { topics: [{ words: ['movers', 'moving company'] }] },
   'filler.json': { categories: { function: ['de', 'en', 'la', 'el', 'se', 'ha', 'porque', 'hay', 'un', 'mi'], negation: ['no'], price: ['barato'], generic: ['casa'] } },
   'cities.json': [{ id: 'sevilla', name: 'Sevilla', districts: ['Triana', 'Centro'], nearby: ['Dos Hermanas'] }, { id: 'las-palmas', name: 'Las Palmas de Gran Canaria', island: 'Gran Canaria', districts: ['Triana'] }],
 };
@@ -68,12 +69,14 @@ test('filler is soft, real unknown words are kept as unknown, typos of non-words
   const a = plan('fontanero barato en casa');
   assert.equal(a.terms.map((t) => t.text), ['fontanero']);
   assert.equal(a.soft.map((t) => t.text), ['barato', 'casa']);
-  assert.equal(plan('mudanza en sevilla').unknown, ['mudanza']);
+  assert.equal(plan('mudanza en sevilla').unknown, [{ text: 'mudanza', weight: UNKNOWN_WEIGHTS.spanish }]);
+  assert.equal(plan('house movers').unknown, [{ text: 'house', weight: UNKNOWN_WEIGHTS.english }, { text: 'movers', weight: UNKNOWN_WEIGHTS.notOffered }],
+    'an English word weighs less; a word of not-offered.json counts fully');
   assert.equal(plan('mudanza en sevilla').terms, []);
   assert.equal(plan('fontanro').terms.map((t) => t.text), ['fontanero'], 'not a word: corrected');
-  assert.equal(plan('cerrajera').terms.map((t) => t.text), ['cerrajera'], 'a site word family: kept');
+  assert.match(plan('cerrajeras').terms.map((t) => t.text).join(), /^cerrajer/, 'an inflection: the same family');
   assert.equal(plan('gestoria').terms, [], 'a real word one edit from nothing on the site stays unknown');
-  assert.equal(plan('gestoria').unknown, ['gestoria']);
+  assert.equal(plan('gestoria').unknown.map((u) => u.text), ['gestoria']);
   assert.equal(plan('xkzqv').terms, [], 'not a word and nothing near: dropped');
   assert.equal(plan('xkzqv').unknown, []);
 });

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { compileLexicon } from '../../../build-scripts/lexicon/compile.ts';
 import { buildSearchIndex } from '../../../build-scripts/stages/search-index.ts';
 import { ROOT } from '../../../server/config.ts';
+import { headingText } from '../../../server/search/plain-text.ts';
 import type { ReadModelPage } from '../../../server/schemas/read-model.ts';
 import type { PageInfo } from '../../../server/search/index.ts';
 
@@ -162,7 +163,7 @@ export function fixturePages(): ReadModelPage[] {
 }
 
 export const pageInfo = (pages: readonly ReadModelPage[]): Map<string, PageInfo> =>
-  new Map(pages.map((p) => [p.path, { title: p.title, url: p.url, city: p.city }]));
+  new Map(pages.map((p) => [p.path, { title: p.title, url: p.url, city: p.city, description: p.description, headings: headingText(p.markdown) }]));
 
 export interface BuiltIndex {
   dir: string;
