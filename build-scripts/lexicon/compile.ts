@@ -21,7 +21,7 @@ export const LEXICON_DIR = 'lexicon';
 const ROOMS = 'rooms';
 
 const ServiceFileSchema = z.array(z.object({
-  id: z.string(), name: z.string(), label: z.string(), pro: z.string(), pro_plural: z.string(),
+  id: z.string(), name: z.string(), label: z.string().optional(), pro: z.string().optional(), pro_plural: z.string().optional(),
 }));
 
 const CityFileSchema = z.array(z.object({
@@ -111,7 +111,7 @@ export function compileLexicon({ contentDir, paths }: LexiconInput = {}): Compil
     intents: [
       // Each service's own names ("fontanería", "fontanero", "técnicos de calefacción") name its page.
       ...(services ?? []).filter((sv) => !paths || paths.has(`/servicios/${sv.id}/`)).map((sv) => ({
-        phrases: [...new Set([sv.name, sv.label, sv.pro, sv.pro_plural])].map((p) => folded(p, `services.json ${sv.id}`)),
+        phrases: [...new Set([sv.name, sv.label, sv.pro, sv.pro_plural])].flatMap((p) => (p === undefined ? [] : [folded(p, `services.json ${sv.id}`)])),
         paths: [],
         services: [sv.id],
         strong: false,

@@ -52,7 +52,10 @@ test('city: one of the 21 slugs or todas; the filter holds', async ({ api }) => 
   assertError(await search(api, { query: 'cerrajería', city: '' }), 400, 'rest_invalid_param', 'city');
   const vigo = SearchResponseSchema.parse((await search(api, { query: 'cerrajería', city: 'vigo' })).json());
   assert.ok(vigo.results.length > 0);
-  for (const r of vigo.results) assert.is(r.city, 'vigo');
+  // That city's pages first, then the pages for every city; never another city's.
+  const cities = vigo.results.map((r) => r.city);
+  assert.is(cities[0], 'vigo');
+  for (const [i, c] of cities.entries()) assert.ok(c === 'vigo' ? !cities.slice(0, i).includes('') : c === '', cities.join());
   const all = SearchResponseSchema.parse((await search(api, { query: 'cerrajería', city: 'todas' })).json());
   assert.equal(all, SearchResponseSchema.parse((await search(api, { query: 'cerrajería' })).json()), 'todas is the default');
   assert.ok(all.results.some((r) => r.city !== 'vigo'));
