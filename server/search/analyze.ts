@@ -24,6 +24,7 @@ export const normalizeQuery = (query: string): string => words(query).join(' ');
 
 /** Synonyms match at this weight of the word typed. */
 export const SYNONYM_WEIGHT = 0.8;
+const TOO_SHORT = /^(?:[a-z]{1,2}|\d+)$/;
 /** Words shorter than this are not corrected. */
 const TYPO_MIN = 4;
 /**
@@ -63,6 +64,8 @@ export interface MatchedIntent {
   size: number;
   /** A lexicon intent; false for a service's own name (lexicon.ts). */
   strong: boolean;
+  /** A phrase matched by the words typed, not only through their synonyms. */
+  direct: boolean;
 }
 
 /** A real word nothing on the site answers, or one naming what the site does not offer. */
@@ -78,9 +81,9 @@ export interface Unknown {
  * may be an aside ("en el pasillo", "desde ayer"); an English one the lexicon lacks, less so.
  */
 export const UNKNOWN_WEIGHTS = {
-  notOffered: Number(process.env.W_NOT ?? 1),
-  spanish: Number(process.env.W_ES ?? 0.35),
-  english: Number(process.env.W_EN ?? 0.2),
+  notOffered: 1.25,
+  spanish: 0.35,
+  english: 0.2,
 };
 
 export interface Analysis {
@@ -112,12 +115,14 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
   const unknown: Unknown[] = [];
   /** Every word the query means, as stems: what intent phrases are matched against. */
   const meant = new Set<string>();
+  /** Of them, the synonyms of the words typed (an intent they complete is a weaker reading). */
+  const bySynonym = new Set<string>();
   const onSite = (w: string) => vocabulary.family(w).length > 0;
 
   const alternativesOf = (group: number, typed: readonly string[] | undefined): Alternative[] => {
     const out: Alternative[] = [];
     for (const phrase of lexicon.groups[group]!) {
-      const words = phrase.filter((w) => !lexicon.filler.has(w));
+      const words = phrase.filter((w) => !lexicon.filler.has(w) && !TOO_SHORT.test(w));
       if (words.length === 0 || !words.every(onSite)) continue;
       const same = typed !== undefined && phrase.length === typed.length && phrase.every((w, k) => w === typed[k]);
       out.push({ words, weight: same ? 1 : SYNONYM_WEIGHT });
@@ -125,8 +130,14 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
     return distinct(out.sort((a, b) => b.weight - a.weight));
   };
   const addTerm = (text: string, alternatives: Alternative[], words: readonly string[]) => {
-    const stems = new Set(words.map(stem));
-    for (const s of stems) meant.add(s);
+    // A term stands for its synonyms too: "vidriero" holds the intents of "cristalero".
+    const typed = new Set(words.map(stem));
+    const stems = new Set([...typed, ...alternatives.filter((a) => a.words.length === 1).map((a) => stem(a.words[0]!))]);
+    for (const s of stems) {
+      if (!typed.has(s) && !meant.has(s)) bySynonym.add(s);
+      meant.add(s);
+      if (typed.has(s)) bySynonym.delete(s);
+    }
     if (terms.some((t) => t.text === text)) return;
     terms.push({ text, alternatives, stems });
   };
@@ -157,6 +168,9 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
       continue;
     }
     const w = tokens[i++]!;
+    // Numbers and one- or two-letter words say nothing a page could be found by ("18 grados",
+    // "no", "ya"), and Pagefind would expand them as prefixes of half the vocabulary.
+    if (TOO_SHORT.test(w)) { meant.add(stem(w)); continue; }
     if (lexicon.filler.has(w)) {
       meant.add(stem(w));
       if (onSite(w) && !soft.some((t) => t.text === w)) soft.push({ text: w, alternatives: [{ words: [w], weight: 1 }], stems: new Set([stem(w)]) });
@@ -197,7 +211,14 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
     if (size === 0) continue;
     const covered = new Set(intent.phrases.filter((p) => p.every((s) => meant.has(s))).flat());
     const covers = terms.flatMap((t, k) => ([...t.stems].some((s) => covered.has(s)) ? [k] : []));
-    intents.push({ paths: intent.paths, services: intent.services, covers, size, strong: intent.strong });
+    const direct = intent.phrases.some((p) => p.every((s) => meant.has(s) && !bySynonym.has(s)));
+    intents.push({ paths: intent.paths, services: intent.services, covers, size, strong: intent.strong, direct });
+  }
+  // English words the lexicon lacks are mostly the grammar around the words it translates: together
+  // they weigh no more than one unknown Spanish word.
+  const english = unknown.filter((u) => u.weight === UNKNOWN_WEIGHTS.english);
+  if (english.length * UNKNOWN_WEIGHTS.english > UNKNOWN_WEIGHTS.spanish) {
+    for (const u of english) u.weight = UNKNOWN_WEIGHTS.spanish / english.length;
   }
   return { cities, terms, soft, unknown, intents };
 }

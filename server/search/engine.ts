@@ -61,6 +61,8 @@ const WARM_BUDGET_MS = 3000;
  * "zonas") hold a hit per page each — most of the cache's memory — and are rarely searched alone.
  */
 const WARM_MAX_PAGE_SHARE = 0.1;
+/** Filler words on more than this share of the pages are not looked up (they weigh next to nothing). */
+const SOFT_MAX_PAGE_SHARE = 0.25;
 
 export interface PageInfo {
   title: string;
@@ -153,8 +155,9 @@ function warmTermsOf(pages: ReadonlyMap<string, PageInfo>, vocabulary: Vocabular
   return out;
 }
 
-function anyIn(stems: Iterable<string>, family: ReadonlySet<string>): boolean {
-  for (const s of stems) if (family.has(s)) return true;
+/** Whether any of `stems` is in `set`. */
+function anyIn(stems: Iterable<string>, set: ReadonlySet<string>): boolean {
+  for (const s of stems) if (set.has(s)) return true;
   return false;
 }
 
@@ -275,6 +278,9 @@ export class SearchEngine {
 
   private async rank(scope: string, normalized: string, city: CityFilter): Promise<Entry> {
     const analysis = analyze(normalized, this.lexicon, this.vocabulary);
+    // Filler words on most pages ("de", "la", "casa") would cost a Pagefind call each for no weight.
+    const maxPages = this.docs.size * SOFT_MAX_PAGE_SHARE;
+    analysis.soft = analysis.soft.filter((t) => t.alternatives.every((a) => a.words.every((w) => this.vocabulary.familyPages(w) <= maxPages)));
     const [terms, soft] = await Promise.all([
       Promise.all(analysis.terms.map((t) => this.termMatches(t))),
       Promise.all(analysis.soft.map((t) => this.termMatches(t))),
@@ -355,8 +361,9 @@ export class SearchEngine {
         const w = wordAt(page, pos);
         if (w !== undefined && anyIn(this.stems.of(w), family)) positions.push(pos);
       }
-      const inTitle = anyIn(doc.titleStems, family);
-      const inHeading = anyIn(doc.headStems, family);
+      // The family is a dozen stems, a page's headings hundreds: look the family up in them.
+      const inTitle = anyIn(family, doc.titleStems);
+      const inHeading = anyIn(family, doc.headStems);
       if (positions.length > 0 || inTitle || inHeading) {
         // Trimmed copy (a pushed-to array keeps spare capacity) of the first positions: enough for
         // the excerpt, bounded for the cache.
@@ -412,7 +419,7 @@ export async function openSearch(searchDir: string, pages: ReadonlyMap<string, P
   ]);
   const lexicon = new Lexicon(compiled, { spanish, english }, stem);
   const pagefind = await loadPagefind(path.join(searchDir, PAGEFIND_DIR));
-  const vocabulary = new Vocabulary(sidecar.vocabulary);
+  const vocabulary = new Vocabulary(sidecar.vocabulary, sidecar.pages.length);
   const engine = new SearchEngine(pagefind, docs, vocabulary, lexicon, new CursorCodec(Buffer.from(sidecar.cursor_key, 'base64url')),
     warmTermsOf(pages, vocabulary, lexicon.filler, WARM_CACHE_WORDS));
   try {

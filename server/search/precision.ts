@@ -1,23 +1,25 @@
 /**
  * When a page is an answer at all. Each topic term of the query weighs its inverse page
- * frequency (weights.ts `idf`); each real word nothing on the site answers, and each word naming
- * what the site does not offer, weighs as the rarest word (half that for an English-only word):
- * they are what the query may really be about. Filler words (stop words, price and urgency
- * words, "casa") weigh nothing: they neither help a page in nor keep it out.
+ * frequency (weights.ts `idf`); each word naming what the site does not offer, each real word
+ * nothing on the site answers and each English word the lexicon lacks weighs a share of the
+ * rarest word's weight (analyze.ts `UNKNOWN_WEIGHTS`): they are what the query may really be
+ * about. Filler words (stop words, price and urgency words, "casa") weigh nothing: they neither
+ * help a page in nor keep it out.
  *
  * - A page must cover at least as much weight as the query's unknown words (MIN_SHARE of the two
- *   together), with the terms it matches and those an intent naming it covers: "reparación de
- *   coches", "clases de pintura al óleo", "mudanzas en madrid" find nothing, while the other
- *   words of a long query ("el plato de ducha tarda en vaciarse y hace gluglú") may be anything
- *   on the site.
+ *   together), with the terms it matches, those an intent naming it covers and the intent itself
+ *   (weights.ts `INTENT_CREDIT`): "reparación de coches", "clases de pintura al óleo",
+ *   "mudanzas en madrid" find nothing, "cambiar la cerradura tras la mudanza" finds the
+ *   locksmith, and the other words of a long query ("el plato de ducha tarda en vaciarse y hace
+ *   gluglú") may be anything on the site.
  * - A page no intent names must also match TOPICAL of the query's weight in its title, headings
  *   or description, and cover MIN_COVERAGE of it: a word of the running text may be incidental
  *   ("cambiar la cerradura tras una mudanza"), so body matches alone never make an answer.
  */
 
-export const MIN_SHARE = Number(process.env.MIN_SHARE ?? 0.5);
-export const MIN_COVERAGE = Number(process.env.MIN_COVERAGE ?? 0.25);
-export const TOPICAL = Number(process.env.MIN_TOPICAL ?? 0.15);
+export const MIN_SHARE = 0.5;
+export const MIN_COVERAGE = 0.25;
+export const TOPICAL = 0.15;
 
 export interface Coverage {
   /** Weight of the query terms the page matches (or an intent naming it covers). */

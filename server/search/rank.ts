@@ -54,8 +54,6 @@ export interface RankInput<D extends RankDoc> {
 const byScore = <D extends RankDoc>(a: RankedPage<D>, b: RankedPage<D>) =>
   b.tier - a.tier || b.score - a.score || (a.doc.url < b.doc.url ? -1 : a.doc.url > b.doc.url ? 1 : 0);
 
-export const TRACE: Array<{ path: string; coverage: number; topical: number }> = [];
-
 export function rank<D extends RankDoc>({ analysis, terms, soft, docs, pages, city }: RankInput<D>): RankedPage<D>[] {
   const wanted: readonly string[] = city !== 'todas' ? [city] : analysis.cities;
   const allowed = (d: D) => d.city === '' || wanted.length === 0 || wanted.includes(d.city);
@@ -74,15 +72,17 @@ export function rank<D extends RankDoc>({ analysis, terms, soft, docs, pages, ci
   }
 
   // Pages each intent names, for the city asked for.
-  const named = new Map<D, { size: number; strong: boolean; covers: Set<number> }>();
+  const named = new Map<D, { size: number; strong: boolean; credit: number; covers: Set<number> }>();
   for (const intent of analysis.intents) {
+    const credit = intent.direct ? intent.size : 0;
     const name = (path: string) => {
       const d = docs.get(path);
       if (d === undefined || !allowed(d)) return false;
       const n = named.get(d);
-      if (n === undefined) named.set(d, { size: intent.size, strong: intent.strong, covers: new Set(intent.covers) });
+      if (n === undefined) named.set(d, { size: intent.size, strong: intent.strong, credit, covers: new Set(intent.covers) });
       else {
         if (intent.strong && !n.strong) { n.strong = true; n.size = intent.size; } else if (intent.strong === n.strong) n.size = Math.max(n.size, intent.size);
+        n.credit = Math.max(n.credit, credit);
         for (const k of intent.covers) n.covers.add(k);
       }
       return true;
@@ -118,9 +118,9 @@ export function rank<D extends RankDoc>({ analysis, terms, soft, docs, pages, ci
         score += weights[k]!;
       }
     });
-    // An intent naming the page is evidence in itself, as much per phrase word as an unknown Spanish word is against.
-    if (intent !== undefined) covered += INTENT_CREDIT * intent.size * idf(0, pages);
-    if (process.env.SEARCH_TRACE) TRACE.push({ path: d.path, coverage: covered / total, topical: topical / total + (intent ? 1 : 0) });
+    // An intent naming the page is evidence in itself, as much per phrase word as an unknown Spanish
+    // word is against; one the words typed complete only through synonyms is not.
+    if (intent !== undefined) covered += INTENT_CREDIT * intent.credit * idf(0, pages);
     if (!isAnswer({ covered, topical, unknown, total, named: intent !== undefined })) continue;
     soft.forEach((m, k) => {
       const hit = m.get(d);

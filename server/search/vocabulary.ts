@@ -71,8 +71,8 @@ export class Vocabulary {
   /** correct() answers, bounded: a query word is looked up on every search that has it. */
   private readonly corrections = new Map<string, string | null>();
 
-  /** `entries`: folded word and the number of pages it appears in. */
-  constructor(entries: Iterable<readonly [string, number]>) {
+  /** `entries`: folded word and the number of pages it appears in; `size`: pages in the build (0: unknown). */
+  constructor(entries: Iterable<readonly [string, number]>, readonly size = 0) {
     for (const [word, df] of entries) {
       this.df.set(word, df);
       const s = stem(word);
@@ -88,6 +88,13 @@ export class Vocabulary {
   /** Pages the word appears in (0 when the build does not have it). */
   pages(word: string): number {
     return this.df.get(word) ?? 0;
+  }
+
+  /** Pages the words of a query word's family appear in, at most (the largest count of any of them). */
+  familyPages(t: string): number {
+    let max = 0;
+    for (const w of this.family(t)) max = Math.max(max, this.pages(w));
+    return max;
   }
 
   /** Every word of the build, alphabetically. */

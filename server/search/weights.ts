@@ -13,7 +13,7 @@ export const SOFT = 0.3;
 /** The pages of a service the query names ("fontanero", "reformas de baño") get the query's weight times this. */
 export const SERVICE_NAME = 0.5;
 /** What an intent naming a page covers of the query, per phrase word, as a share of the rarest word's weight. */
-export const INTENT_CREDIT = Number(process.env.INTENT_CREDIT ?? 0.35);
+export const INTENT_CREDIT = 0.45;
 /** Among pages intents name, each word of the longest phrase naming it adds the query's weight times this. */
 export const INTENT_PER_WORD = 0.25;
 

@@ -13,6 +13,7 @@ import { CityFilterSchema } from '../../../../server/schemas/cities.ts';
 import type { SearchEngine } from '../../../../server/search/index.ts';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'queries');
+const HELD_OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'held-out', 'queries.json');
 
 const GroupSchema = z.object({
   group: z.string(),
@@ -21,6 +22,8 @@ const GroupSchema = z.object({
     query: z.string().min(2).max(200),
     answers: z.array(z.string().regex(/^\/(?:[a-z0-9-]+\/)*$/)),
     city: CityFilterSchema.optional(),
+    /** In a mixed set, the group the query belongs to. */
+    kind: z.string().optional(),
   }).strict()).min(1),
 }).strict();
 
@@ -30,6 +33,17 @@ export type QueryCase = QueryGroup['queries'][number];
 export function loadQuerySet(): QueryGroup[] {
   return fs.readdirSync(DIR).filter((f) => f.endsWith('.json')).sort()
     .map((f) => GroupSchema.parse(JSON.parse(fs.readFileSync(path.join(DIR, f), 'utf8'))));
+}
+
+/**
+ * The held-out set (../held-out/queries.json): written later, by someone who had not seen the
+ * lexicon nor this set, after the lexicon was written; one file, its queries grouped by `kind`.
+ * It says how the search does on queries nobody could tune for.
+ */
+export function loadHeldOut(): QueryGroup[] {
+  const all = GroupSchema.parse(JSON.parse(fs.readFileSync(HELD_OUT, 'utf8')));
+  const kinds = [...new Set(all.queries.map((q) => q.kind ?? all.group))];
+  return kinds.map((kind) => ({ group: kind, about: all.about, queries: all.queries.filter((q) => (q.kind ?? all.group) === kind) }));
 }
 
 export interface Outcome { query: string; city?: string; answers: string[]; got: string[] }
