@@ -70,6 +70,30 @@ search('words that are not on the site match nothing (no prefix junk)', async ()
   for (const q of ['dentista', 'abogado', 'xyzzy', 'en de la']) assert.equal(await paths(q), [], q);
 });
 
+search('what the site does not offer finds nothing, even beside a city, a price word or a site word', async () => {
+  for (const q of ['mudanza en madrid', 'mudanzas baratas', 'gestoría en sevilla', 'reparación de coches', 'barato', 'urgente', 'casa', 'piso barato']) {
+    const res = await searchPages(model.search, SearchPagesParams.parse({ query: q, limit: 25 }));
+    assert.equal([res.total, res.next_cursor], [0, null], q);
+  }
+  // A city alone (with filler or not) is that city's pages, its city page first.
+  assert.is((await paths('urgente en madrid'))[0], '/ciudades/madrid/');
+  // A word naming what the site does not offer does not hide what it does.
+  assert.ok((await paths('cambiar la cerradura tras la mudanza')).slice(0, 2).includes('/servicios/cerrajeria/'));
+});
+
+search('symptoms, synonyms, English, business questions', async () => {
+  for (const [q, expected] of [
+    ['la lavadora hace un ruido raro al centrifugar', '/guias/lavadora-no-centrifuga/'],
+    ['se ha ido la luz en el baño', '/guias/salta-el-diferencial/'],
+    ['el retrete no para de echar agua', '/guias/cisterna-pierde-agua/'],
+    ['emergency plumber Seville', '/servicios/fontaneria/sevilla/'],
+    ['how much does a locksmith cost in Bilbao', '/servicios/cerrajeria/bilbao/'],
+    ['¿quién factura el trabajo?', '/preguntas-frecuentes/'],
+  ] as const) {
+    assert.ok((await paths(q)).slice(0, 3).includes(expected), `${q} → ${expected}: ${(await paths(q)).slice(0, 3).join(', ')}`);
+  }
+});
+
 search("city filter: that city's pages first, then pages for every city, never another city", async () => {
   const res = await searchPages(model.search, SearchPagesParams.parse({ query: 'fontanero', city: 'sevilla', limit: 25 }));
   assert.is(pathOf(res.results[0]!.url), '/servicios/fontaneria/sevilla/');
