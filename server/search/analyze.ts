@@ -145,7 +145,7 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
     const group = lexicon.synonyms.at([w], 0)?.value;
     if (group !== undefined) {
       const alts = alternativesOf(group, [w]);
-      if (onSite(w) && !alts.some((a) => a.weight === 1)) alts.unshift({ words: [w], weight: 1 });
+      if (onSite(w) && !TOO_SHORT.test(w) && !alts.some((a) => a.weight === 1)) alts.unshift({ words: [w], weight: 1 });
       addTerm(w, distinct(alts), [w]);
     } else if (onSite(w)) addTerm(w, [{ words: [w], weight: 1 }], [w]);
     else addTerm(w, [], [w]);
@@ -170,7 +170,12 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
     const w = tokens[i++]!;
     // Numbers and one- or two-letter words say nothing a page could be found by ("18 grados",
     // "no", "ya"), and Pagefind would expand them as prefixes of half the vocabulary.
-    if (TOO_SHORT.test(w)) { meant.add(stem(w)); continue; }
+    // A short word the lexicon groups with others ("wc", "ac") stands for them.
+    if (TOO_SHORT.test(w)) {
+      if (lexicon.synonyms.at([w], 0) !== undefined) word(w);
+      else meant.add(stem(w));
+      continue;
+    }
     if (lexicon.filler.has(w)) {
       meant.add(stem(w));
       if (onSite(w) && !soft.some((t) => t.text === w)) soft.push({ text: w, alternatives: [{ words: [w], weight: 1 }], stems: new Set([stem(w)]) });

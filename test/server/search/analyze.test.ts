@@ -56,10 +56,11 @@ test('rewrites and places: English and SMS become Spanish, local names and distr
 test('synonyms: the word typed at full weight, the others below; phrases as one term', () => {
   const [t] = plan('retrete').terms;
   assert.is(t!.text, 'retrete');
-  assert.equal(t!.alternatives.map((a) => [a.words.join(' '), a.weight]), [['inodoro', SYNONYM_WEIGHT], ['wc', SYNONYM_WEIGHT]],
-    'váter and retrete are not on the site, so they are not looked up');
+  assert.equal(t!.alternatives.map((a) => [a.words.join(' '), a.weight]), [['inodoro', SYNONYM_WEIGHT]],
+    'váter and retrete are not on the site, and wc is too short to look up');
   const [wc] = plan('WC').terms;
-  assert.equal(wc!.alternatives[0], { words: ['wc'], weight: 1 });
+  assert.equal(wc!.alternatives, [{ words: ['inodoro'], weight: SYNONYM_WEIGHT }], 'a short word stands for its synonyms');
+  assert.equal(plan('no ya 18').terms, [], 'other short words and numbers are not looked up');
   const cuadro = plan('cuadro de luces').terms;
   assert.equal(cuadro.map((x) => x.text), ['cuadro de luces']);
   assert.equal(cuadro[0]!.alternatives.map((a) => a.words), [['cuadro', 'electrico']]);
