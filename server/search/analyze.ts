@@ -11,9 +11,11 @@
  *    weight, so "mudanza en madrid" finds nothing; so do the lexicon's not-offered words, which
  *    pages may mention in passing), or is corrected by one edit when it is not a real word
  *    ("fontanro"), or is dropped (nothing it could be);
- * 4. intents: lexicon phrases whose words the query holds name the pages that answer them.
+ * 4. intents (intents.ts): lexicon phrases whose words the query holds name the pages that
+ *    answer them.
  */
 import type { CitySlug } from '../schemas/cities.ts';
+import { matchIntents, type MatchedIntent } from './intents.ts';
 import type { Lexicon } from './lexicon.ts';
 import { stem } from './stem-es.ts';
 import { words } from './text.ts';
@@ -55,19 +57,6 @@ export interface Term {
   stems: ReadonlySet<string>;
 }
 
-export interface MatchedIntent {
-  paths: readonly string[];
-  services: readonly string[];
-  /** Indexes of the topic terms the phrase covers. */
-  covers: readonly number[];
-  /** Words of the phrase that matched: a longer phrase is a surer reading. */
-  size: number;
-  /** A lexicon intent; false for a service's own name (lexicon.ts). */
-  strong: boolean;
-  /** A phrase matched by the words typed, not only through their synonyms. */
-  direct: boolean;
-}
-
 /** A real word nothing on the site answers, or one naming what the site does not offer. */
 export interface Unknown {
   text: string;
@@ -94,20 +83,8 @@ export interface Analysis {
   intents: MatchedIntent[];
 }
 
-/** Rewrites applied left to right; a phrase naming what the site does not offer is left as typed ("moving company"). */
-function applyRewrites(tokens: readonly string[], lexicon: Lexicon): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < tokens.length;) {
-    const kept = lexicon.notOffered.at(tokens, i);
-    if (kept) { out.push(...kept.words); i += kept.words.length; continue; }
-    const r = lexicon.rewrites.at(tokens, i);
-    if (r) { out.push(...r.value); i += r.words.length; } else out.push(tokens[i++]!);
-  }
-  return out;
-}
-
 export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabulary): Analysis {
-  const tokens = applyRewrites(normalized === '' ? [] : normalized.split(' '), lexicon);
+  const tokens = lexicon.rewrite(normalized === '' ? [] : normalized.split(' '));
   const cities: CitySlug[] = [];
   const addCities = (list: readonly CitySlug[]) => { for (const c of list) if (!cities.includes(c)) cities.push(c); };
   const terms: Term[] = [];
@@ -209,16 +186,7 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
     }
   }
 
-  const intents: MatchedIntent[] = [];
-  for (const intent of lexicon.intents) {
-    let size = 0;
-    for (const p of intent.phrases) if (p.length > size && p.every((s) => meant.has(s))) size = p.length;
-    if (size === 0) continue;
-    const covered = new Set(intent.phrases.filter((p) => p.every((s) => meant.has(s))).flat());
-    const covers = terms.flatMap((t, k) => ([...t.stems].some((s) => covered.has(s)) ? [k] : []));
-    const direct = intent.phrases.some((p) => p.every((s) => meant.has(s) && !bySynonym.has(s)));
-    intents.push({ paths: intent.paths, services: intent.services, covers, size, strong: intent.strong, direct });
-  }
+  const intents = matchIntents(lexicon.intents, terms, meant, bySynonym);
   // English words the lexicon lacks are mostly the grammar around the words it translates: together
   // they weigh no more than one unknown Spanish word.
   const english = unknown.filter((u) => u.weight === UNKNOWN_WEIGHTS.english);

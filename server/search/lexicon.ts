@@ -90,6 +90,18 @@ export class Lexicon {
     for (const p of compiled.not_offered) for (const w of p) this.known.add(w);
   }
 
+  /** The rewrites applied left to right; a phrase naming what the site does not offer is left as typed ("moving company"). */
+  rewrite(tokens: readonly string[]): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < tokens.length;) {
+      const kept = this.notOffered.at(tokens, i);
+      if (kept) { out.push(...kept.words); i += kept.words.length; continue; }
+      const r = this.rewrites.at(tokens, i);
+      if (r) { out.push(...r.value); i += r.words.length; } else out.push(tokens[i++]!);
+    }
+    return out;
+  }
+
   /** A word the lexicon itself uses. */
   knows(word: string): boolean {
     return this.known.has(word);
