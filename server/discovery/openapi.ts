@@ -196,7 +196,8 @@ export function buildOpenApi(config: OpenApiConfig): OpenApiDocument {
       get: operation(
         'search_pages',
         'Buscar páginas publicadas',
-        'Busca en las páginas publicadas por servicio, problema o ciudad y devuelve las URL más relevantes con un extracto. '
+        'Busca en las páginas publicadas por servicio, problema, pregunta sobre el servicio o ciudad y devuelve las URL más relevantes con un extracto; '
+          + 'si el sitio no ofrece lo que se busca, 0 resultados. '
           + 'Es el punto de entrada normal: pase después la `url` de un resultado a `read_page`. '
           + 'Para la página siguiente, repita la búsqueda con `cursor` = `next_cursor`.',
         SearchPagesParams,
