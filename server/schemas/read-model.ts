@@ -11,7 +11,8 @@
 import { z } from 'zod';
 import { CitySlugSchema } from './cities.ts';
 
-export const READ_MODEL_SCHEMA_VERSION = 1;
+/** 2: `search/` holds the compiled search lexicon and the real-words filters, which the server needs. */
+export const READ_MODEL_SCHEMA_VERSION = 2;
 
 export const PAGE_KINDS = ['home', 'service', 'city', 'service-city', 'guide', 'info'] as const;
 
