@@ -5,11 +5,13 @@
  * its own Pagefind process (Pagefind indexes on one core), kept from one session to the next and
  * stopped when the stage ends. The pool places sessions beside the validate checks, so two can
  * share a worker and its process for a while. The search lexicon (build-scripts/lexicon/) is
- * compiled first, so a content error in it fails the build before any indexing.
+ * compiled first, so a content error in it fails the build before any indexing; what it holds
+ * that is valid but likely unmeant (lint.ts) is reported as warnings.
  */
 import path from 'node:path';
 import type { BuildContext, ReadModelPage } from '../context.ts';
 import { compileLexicon, LexiconError } from '../lexicon/compile.ts';
+import { lintLexicon } from '../lexicon/lint.ts';
 import { BuildError } from '../errors.ts';
 import { buildSearchIndex } from './search-index.ts';
 
@@ -24,6 +26,7 @@ export async function search(ctx: BuildContext, pages: ReadModelPage[]): Promise
     if (err instanceof LexiconError) throw new BuildError(STAGE, undefined, `search lexicon: ${err.message}`);
     throw err;
   }
+  for (const warning of lintLexicon(lexicon)) ctx.warn(`search lexicon: ${warning}`);
   let result: { indexed: number };
   try {
     result = await buildSearchIndex({

@@ -1,0 +1,47 @@
+/**
+ * The search lexicon as shipped: it compiles against the sample site's content (every target a
+ * page the site publishes, checked in the build) and holds nothing the lint warns about; and the
+ * lint finds what it is for.
+ */
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { compileLexicon } from '../../build-scripts/lexicon/compile.ts';
+import { lintLexicon } from '../../build-scripts/lexicon/lint.ts';
+import { ROOT } from '../../server/config.ts';
+import type { CompiledLexicon } from '../../server/schemas/lexicon.ts';
+
+const content = path.join(ROOT, 'src', 'content');
+
+test('the shipped lexicon compiles and lints clean', () => {
+  const lexicon = compileLexicon({ contentDir: content });
+  assert.ok(lexicon.intents.length > 100 && lexicon.synonyms.length > 100 && lexicon.rewrites.length > 100);
+  assert.ok(lexicon.not_offered.length > 50 && lexicon.filler.length > 200 && lexicon.rooms.length > 10);
+  assert.equal(lintLexicon(lexicon), []);
+});
+
+test('every city is named by its slug, its names in cities.json and places.json; ignored districts are not', () => {
+  const { places } = compileLexicon({ contentDir: content });
+  const cities = (name: string) => places.find(([w]) => w.join(' ') === name)?.[1];
+  assert.equal(cities('a coruna'), ['a-coruna']);
+  assert.equal(cities('la coruna'), ['a-coruna']);
+  assert.equal(cities('gran canaria'), ['las-palmas']);
+  assert.equal(cities('chamberi'), ['madrid'], 'a district');
+  assert.is(cities('centro'), undefined, 'a district word too common to name a city');
+});
+
+test('the lint warns about twice-claimed synonyms, refused phrases in use, hidden places and one-letter intents', () => {
+  const base: CompiledLexicon = {
+    format: 1, rewrites: [[['bilbo'], ['bilbao']]], synonyms: [[['grifo'], ['canilla']], [['canilla'], ['llave']]],
+    intents: [{ phrases: [['la', 'x'], ['mudanza']], paths: ['/'], services: [], strong: true }],
+    places: [[['bilbo'], ['bilbao']]], filler: ['la'], rooms: [], negations: [], not_offered: [['mudanza']],
+  };
+  const warnings = lintLexicon(base);
+  assert.is(warnings.length, 4, warnings.join('\n'));
+  assert.match(warnings.join('\n'), /"canilla" is in two groups/);
+  assert.match(warnings.join('\n'), /not-offered: "mudanza" is also/);
+  assert.match(warnings.join('\n'), /rewrites: "bilbo" is a place name/);
+  assert.match(warnings.join('\n'), /comes down to "x"/);
+});
+
+test.run();
