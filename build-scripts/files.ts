@@ -5,8 +5,8 @@ import path from 'node:path';
 
 /**
  * Every file under `dir` (recursive), as absolute paths, skipping dot-folders. Synchronous: the
- * promise API takes a round trip to libuv's pool per folder, 0.6–1.2 s against ~0.2 s for the
- * 10,000 folders of the benchmark site, at the start of the build, when nothing else can run.
+ * promise API takes a round trip to libuv's pool per folder (BENCHMARKS.md note 6), and this
+ * runs at the start of the build, when nothing else can run.
  */
 export function listFiles(dir: string): string[] {
   const entries = fsSync.readdirSync(dir, { withFileTypes: true, recursive: true });

@@ -2,10 +2,8 @@
  * Synchronous work in slices, for the stages that run on the main thread beside the search
  * (site, the page files): each slice lasts at most SLICE_MS, then the event loop gets a turn, so
  * the search's sessions and Pagefind's replies are never kept waiting longer. Synchronous file
- * calls, because a file written through fs.promises costs three times the CPU in round trips to
- * libuv's pool: `fs.promises.writeFile` 195 µs of CPU per 10 KB file, `writeFileSync` 67 µs,
- * measured interleaved on this project's 2-core machines when the site stage became one
- * synchronous pass (commit 44ce426).
+ * calls, because a file written through fs.promises costs about three times the CPU in round
+ * trips to libuv's pool.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 

@@ -14,7 +14,7 @@ const SCRIPT = new URL('./worker-tasks.ts', import.meta.url);
 /**
  * A task holds one page's tree, or one Pagefind session's pages (~20 MB): a small old generation
  * makes V8 collect sooner instead of growing each worker's heap to hundreds of megabytes, which
- * counts against the build's memory (BENCHMARKS.md, issue 8).
+ * counts against the build's memory target (BENCHMARKS.md).
  */
 const WORKER_OLD_SPACE_MB = 256;
 

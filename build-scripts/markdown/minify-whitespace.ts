@@ -1,9 +1,9 @@
 /**
  * hast-util-minify-whitespace 1.0.1 (what rehype-remark runs before converting), ported step for
  * step — same walk, same look-ahead, same results — with its tag-name lists as Sets. The library
- * rebuilds an `isElement` test from each list on every call, several calls per node: that was
- * about a fifth of the conversion time on the sample site; this port does the same work in a
- * fraction of it. to-mdast.ts runs it instead of the library's.
+ * rebuilds an `isElement` test from each list on every call, several calls per node: about a
+ * fifth of the conversion time on the sample site; this port does the same work in a fraction
+ * of it. to-mdast.ts runs it instead of the library's.
  *
  * Only the default mode (`newlines: false`, whitespace runs collapse to one space) is ported:
  * it is the one rehype-remark uses.

@@ -1,7 +1,7 @@
 /**
  * A plain depth-first walk over hast elements. unist-util-visit builds an ancestor stack and a
- * test function per call, which made up a fifth of the conversion time across the plugins; this
- * loop is all they need.
+ * test function per call, a fifth of the conversion time across the plugins; this loop is all
+ * they need.
  *
  * `fn` may replace or remove `parent.children[index]`; it returns the index to continue at
  * (default: the next one) or `SKIP` to leave the element's children unvisited.

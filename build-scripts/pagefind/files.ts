@@ -5,9 +5,9 @@
  * without zero padding), cut to the shortest prefix no other file of its kind already has.
  *
  * Synchronous: a bundle of 10,000 pages has ~10,000 such files, each a few KB, read and written
- * one after the other by the merge. Through fs.promises and zlib's thread pool each file cost two
- * or three round trips to the pool (~1 ms each with the cores busy): 17 s of the search stage on
- * the benchmark site, with the CPUs half idle. Synchronously, tens of microseconds each.
+ * one after the other by the merge. Through fs.promises and zlib's thread pool each file costs
+ * two or three round trips to the pool (~1 ms each with the cores busy), with the CPUs half
+ * idle; synchronously, much less.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';

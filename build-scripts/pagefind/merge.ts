@@ -3,12 +3,11 @@
  * the same pages, equal to the bundle one session over all of them writes.
  *
  * Why: Pagefind's indexer holds every record it was given, and its `writeFiles` several copies of
- * them, until the bundle is written — ~0.33 MB per page of our text (3.1 GB at 10,000 pages,
- * BENCHMARKS.md note 4). Sessions of a bounded size keep its process small; this puts their
- * output back together, so the runtime (server/search/) loads one ordinary bundle and ranks
- * exactly as before. Each session is read as soon as it and those before it are done, while the
- * others still run: reading them all after the last one was ~2 s of the stage's single-threaded
- * end on 10,000 pages (BENCHMARKS.md note 4); only the writing is left for then.
+ * them, until the bundle is written — ~0.33 MB per page of our text (BENCHMARKS.md note 4).
+ * Sessions of a bounded size keep its process small; this puts their output back together, so
+ * the runtime (server/search/) loads one ordinary bundle and ranks exactly as with one session.
+ * Each session is read as soon as it and those before it are done, while the others still run,
+ * so only the writing is left for the stage's single-threaded end (BENCHMARKS.md note 4).
  *
  * What a session's bundle holds, and how it merges (Pagefind 1.5.2's format, checked on read):
  *   - meta (`pagefind.<lang>_<hash>.pf_meta`): version, pages `[fragment hash, word count]` in

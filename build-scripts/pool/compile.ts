@@ -5,10 +5,9 @@
  * named by its content.
  *
  * Why not tsx in the workers: a worker does not inherit the parent's `--import tsx`, so each one
- * registered tsx itself, which starts a loader thread per worker that compiles and resolves every
- * import. Two workers took 3.1 s and 5.3 s of CPU to read their first page that way, against
- * 1.3 s and 2.3 s on the bundle, which takes 0.2 s to make (BENCHMARKS.md note 6); the build
- * waits for them before it reads a page.
+ * would register tsx itself, which starts a loader thread per worker that compiles and resolves
+ * every import: more than twice the CPU before a worker reads its first page (BENCHMARKS.md
+ * note 6), and the build waits for them before it reads a page.
  *
  * The bundle sits inside the project so its package imports resolve from the project's
  * node_modules, as the sources' do. Task modules must not locate files from `import.meta.url`

@@ -3,8 +3,8 @@
  * page-read.ts and build-scripts/markdown/), hashed with its title, makes the read-model page
  * (`readModelPages`; a page whose conversion failed fails here, named), written as
  * `pages/<slug>.json` (`writePages`). The pipeline writes them beside the search and site
- * stages, which need only the pages in memory: written first, they kept a core idle for ~1 s
- * of the 10,000-page benchmark build.
+ * stages, which need only the pages in memory: written first, they would keep a core idle
+ * (BENCHMARKS.md note 6).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';

@@ -4,11 +4,10 @@
  * its Markdown (build-scripts/markdown/). Runs in the build's worker threads (worker-tasks.ts).
  *
  * Parsing is the same work for every stage, so the page is parsed once and converted right away,
- * while its tree exists: keeping trees between stages took ~350 KB per page (3.6 GB on 10,000
- * pages), and parsing each file a second time was about a fifth of the per-page work (~1.5 of
- * ~8 ms on the benchmark's generated pages). The Markdown is
+ * while its tree exists: keeping trees between stages takes ~350 KB per page, and parsing each
+ * file a second time is about a fifth of the per-page work. The Markdown is
  * only used, and a conversion failure only reported, by the markdown stage, after extraction
- * has accepted the page — so a page fails at the same stage, with the same message, as when each
+ * has accepted the page — so a page fails at the same stage, with the same message, as if each
  * stage read the file itself.
  */
 import fs from 'node:fs';

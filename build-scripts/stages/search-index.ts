@@ -45,12 +45,10 @@ export function indexedText(page: Pick<ReadModelPage, 'description' | 'markdown'
 const RECORD_WINDOW = 64;
 /**
  * Pages per Pagefind session. Pagefind's process holds ~0.33 MB per page of our text until its
- * bundle is written (3.1 GB for 10,000 pages in one session); sessions of this size keep it near
- * 100 MB, and merge.ts joins their bundles into the one a single session would have written.
- * Pagefind's CPU per page is the same for 250, 500 and 1,000 pages a session (measured on the
- * benchmark site), but the stage ends when its last session does, with a core idle meanwhile:
- * with 500-page sessions, the 10,000-page build ended with ~5 s at 1.0–1.3 cores busy, with 250
- * ~4 s (BENCHMARKS.md note 4).
+ * bundle is written; sessions of this size keep it near 100 MB, and merge.ts joins their
+ * bundles into the one a single session would have written. Pagefind's CPU per page does not
+ * depend on the session size, but the stage ends when its last session does, with a core idle
+ * meanwhile, so smaller sessions end it sooner (BENCHMARKS.md note 4).
  */
 export const SESSION_PAGES = 250;
 
@@ -83,8 +81,8 @@ const FRAGMENT = /^fragment\/([^/]+)\.pf_fragment$/;
 
 /**
  * Pagefind page id → record URL, from the fragments of a bundle (single or grouped), read while
- * the session still holds them in memory: reading 10,000 of them back from disk after the merge
- * was a second of the stage's single-threaded end (BENCHMARKS.md note 3).
+ * the session still holds them in memory: reading them back from disk after the merge would
+ * lengthen the stage's single-threaded end (BENCHMARKS.md note 3).
  */
 function fragmentUrls(files: { path: string; content: Uint8Array }[]): [string, string][] {
   const out: [string, string][] = [];
@@ -114,11 +112,10 @@ function writeBundle(bundle: string, files: { path: string; content: Uint8Array 
 
 /**
  * Pagefind's binary allocates with jemalloc, which returns freed runs to the kernel and faults
- * fresh 4 KB pages in for the next ones: on the 10,000-page benchmark site, 1.17 M of the build's
- * 1.78 M page faults were Pagefind's, and a third of its main thread's time was spent in the
- * kernel on them (page faults and `madvise`). Asking for transparent huge pages for its heap (the
- * kernel's default THP mode, `madvise`, gives them only to who asks) cut a 1,000-page index's
- * faults from 165 k to 65 k and its CPU by a quarter (BENCHMARKS.md note 4). Children inherit the
+ * fresh 4 KB pages in for the next ones, so much of its main thread's time goes to the kernel
+ * (page faults and `madvise`). Asking for transparent huge pages for its heap (the kernel's
+ * default THP mode, `madvise`, gives them only to who asks) cuts its CPU by about a quarter
+ * (BENCHMARKS.md note 4). Children inherit the
  * thread's environment; a configuration the user set is left alone. Kernels without THP ignore it.
  */
 const JEMALLOC_CONF = '_RJEM_MALLOC_CONF';
@@ -126,8 +123,8 @@ process.env[JEMALLOC_CONF] ??= 'thp:always,metadata_thp:always';
 
 /**
  * Stops this thread's Pagefind process. Sessions keep it between them (each session deletes its
- * own index): starting one per session cost 40 processes on 10,000 pages, each faulting its heap
- * in afresh — 0.3 s of CPU per 1,000 pages (BENCHMARKS.md note 5). The owner of the sessions
+ * own index): a process per session would fault its heap in afresh each time (BENCHMARKS.md
+ * note 5). The owner of the sessions
  * calls this once none runs (a session under way would fail with "Pagefind backend closed"), and
  * while this thread lives on, so it collects the process's exit (an orphan's CPU time would be
  * missing from the build's own accounts).
@@ -153,7 +150,7 @@ export async function indexSession({ pages, bundle }: SessionTask): Promise<Sess
   let fragments: [string, string][];
   try {
     // Records go to Pagefind's process in order, a window at a time: awaiting each reply before
-    // sending the next made the stage a chain of round trips (most of its time on 10,000 pages).
+    // sending the next would make the stage a chain of round trips.
     for (let i = 0; i < pages.length; i += RECORD_WINDOW) {
       const batch = pages.slice(i, i + RECORD_WINDOW);
       const added = await Promise.all(batch.map((page, k) => index.addCustomRecord({
@@ -167,8 +164,7 @@ export async function indexSession({ pages, bundle }: SessionTask): Promise<Sess
     }
     // Not `writeFiles`: Pagefind answers it before its last writes reach the disk (its tokio file
     // writes are never flushed), and the session then stops the process, so a file could be left
-    // empty (seen: a 0-byte pagefind-entry.json, about one run in twenty of the merge test). The
-    // bundle is taken in memory and written here, whole, before the process is stopped.
+    // empty. The bundle is taken in memory and written here, whole, before the process is stopped.
     const got = await index.getFiles();
     if (got.errors.length) fail('getFiles', got.errors);
     writeBundle(bundle, got.files);

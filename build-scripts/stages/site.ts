@@ -8,10 +8,9 @@
  *
  * Why one synchronous pass (each file read once; its copy and siblings written from those bytes):
  * this stage creates three files per page, and creating files is, after compression, most of its
- * cost; a file written through fs.promises costs round trips to libuv's pool besides. Measured
- * alone on the 10,000-page benchmark site: 12.5 s, 10.4 s of CPU in user space (compression) and
- * 2.3 s in the kernel (BENCHMARKS.md note 3). The pass runs on the main thread beside the search
- * stage, in slices (slices.ts).
+ * cost; a file written through fs.promises costs round trips to libuv's pool besides
+ * (BENCHMARKS.md note 3). The pass runs on the main thread beside the search stage, in slices
+ * (slices.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,10 +25,8 @@ export const SITE_DIR = 'site';
 export const EXTENSIONS = ['.html', '.css', '.js', '.mjs', '.json', '.xml', '.txt', '.svg', '.md', '.webmanifest'];
 
 /**
- * gzip 6 and brotli 6: on the sample site's 415 files, 1,919 KB and 1,829 KB, where level 9 gave
- * 1,919 KB and 1,825 KB, brotli 9 for ~30 % more CPU (gzip 6 and 9 cost the same there). On 600
- * pages of the benchmark site, brotli 9 cost 19× and 11 36× brotli 6's CPU per page, for files
- * of 28.2 % and 25.3 % of the page instead of 28.3 %, redone on every build (BENCHMARKS.md).
+ * gzip 6 and brotli 6: higher levels make the files at most a few points smaller for many times
+ * the CPU (brotli 11 costs 36× brotli 6's per page), redone on every build (BENCHMARKS.md).
  */
 const ENCODERS: readonly (readonly [ext: '.gz' | '.br', encode: (data: Buffer) => Buffer])[] = [
   ['.gz', (data) => zlib.gzipSync(data, { level: 6 })],

@@ -17,8 +17,8 @@ export const STAGE = 'validate';
 
 /**
  * Built once per thread: `.strict()` returns a new schema, and zod compiles a schema into a
- * parser on its first use, so a `.strict()` per file compiled one per page — 90–165 µs of a
- * page's check against 9–13 µs for a schema parsed with again (BENCHMARKS.md note 6).
+ * parser on its first use, so a `.strict()` per file would compile one per page, about ten times
+ * the cost of the check itself (BENCHMARKS.md note 6).
  */
 const StrictPage = ReadModelPageSchema.strict();
 const StrictCompanyInfo = CompanyInfoSchema.strict();

@@ -52,7 +52,7 @@ const WARM_WORDS = 200;
  * At open, the Pagefind answers of the words pages are titled and described with — trades,
  * services, problems, cities: what agents search for — are fetched into the word cache, most
  * frequent first, within a time budget, so the first search of a common query does not pay for a
- * Pagefind call (~2–3 ms each on the sample site, tens of ms under load).
+ * Pagefind call (~2–3 ms each on the sample site).
  */
 const WARM_CACHE_WORDS = Math.floor(WORD_CACHE_ENTRIES / 2);
 const WARM_BUDGET_MS = 3000;

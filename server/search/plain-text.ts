@@ -7,8 +7,8 @@
  *
  * Line-based rather than a micromark parse: the read model's Markdown is our own writer's
  * (build-scripts/markdown/stringify-options.ts: ATX headings, `-` bullets, `_em_`, `**strong**`,
- * fenced code, GFM tables), and micromark with GFM costs ~14 ms for an 8 KB page (140 s on the
- * 10,000-page benchmark site) where this costs well under 1 ms.
+ * fenced code, GFM tables), and micromark with GFM costs ~14 ms for an 8 KB page where this
+ * costs well under 1 ms.
  */
 
 const ENDS_SENTENCE = /[.!?…:;]$/;
@@ -37,8 +37,8 @@ const nothing = () => '';
  * Inline syntax → its text, in this order: escapes set aside, code spans, images before links,
  * autolinks and tags, emphasis, entities, escapes put back. Each rewrite names the characters its
  * pattern cannot match without, and is skipped when the text holds none of them: most blocks are
- * plain sentences, and scanning each of them fifteen times was most of the search stage's own
- * CPU (0.7–1.1 ms per benchmark page).
+ * plain sentences, and scanning each of them fifteen times would be most of the search stage's
+ * own CPU.
  */
 export const REWRITES: readonly Rewrite[] = [
   [['\\'], ESCAPED, (_, c) => `\uE000${c!.charCodeAt(0)}\uE001`],

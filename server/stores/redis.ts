@@ -3,13 +3,13 @@
  *
  * Hot path: `hit` is ONE `EVALSHA` of a small Lua script (INCRBY, expiry on the window's first
  * hits, PTTL), so N processes sharing one Redis admit exactly the limit and a request costs at
- * most one round trip. DEVELOPERS.md records why: one EVALSHA reached 0.92× bare node:http,
- * MULTI/EXEC 0.69×. Hits of one key that arrive while its previous EVALSHA is in flight are sent
- * together as one `+n` (coalesce-hits.ts).
+ * most one round trip (DEVELOPERS.md records why one EVALSHA and not MULTI/EXEC). Hits of one
+ * key that arrive while its previous EVALSHA is in flight are sent together as one `+n`
+ * (coalesce-hits.ts).
  *
  * Bounded waits, without node-redis's per-command timeout. node-redis 6 wraps every command in
  * `AbortSignal.timeout(5000)` by default (a timer, a signal and a listener per command: −30 %
- * throughput, 4× p99 measured here), so it is switched off (`commandOptions.timeout: 0`) and a
+ * throughput), so it is switched off (`commandOptions.timeout: 0`) and a
  * request can still never hang on Redis for more than about a second:
  *   - connection down: `disableOfflineQueue` makes commands fail at once instead of queueing;
  *   - connecting: `connectTimeout` bounds each attempt; the first start gives up after a few tries;
