@@ -118,8 +118,8 @@ export function rank<D extends RankDoc>({ analysis, terms, soft, docs, pages, ci
         score += weights[k]!;
       }
     });
-    // An intent naming the page is evidence in itself, as much per phrase word as an unknown Spanish
-    // word is against; one the words typed complete only through synonyms is not.
+    // An intent naming the page is evidence in itself (INTENT_CREDIT of the rarest word's weight per
+    // phrase word); one the words typed complete only through synonyms is not.
     if (intent !== undefined) covered += INTENT_CREDIT * intent.credit * idf(0, pages);
     if (!isAnswer({ covered, topical, unknown, total, named: intent !== undefined })) continue;
     soft.forEach((m, k) => {

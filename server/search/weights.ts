@@ -12,7 +12,11 @@ export const BODY = 0.5;
 export const SOFT = 0.3;
 /** The pages of a service the query names ("fontanero", "reformas de baño") get the query's weight times this. */
 export const SERVICE_NAME = 0.5;
-/** What an intent naming a page covers of the query, per phrase word, as a share of the rarest word's weight. */
+/**
+ * What an intent naming a page covers of the query, per phrase word, as a share of the rarest
+ * word's weight: a little more than an unknown Spanish word weighs (analyze.ts UNKNOWN_WEIGHTS),
+ * so "cambiar la cerradura tras la mudanza" still finds the locksmith.
+ */
 export const INTENT_CREDIT = 0.45;
 /** Among pages intents name, each word of the longest phrase naming it adds the query's weight times this. */
 export const INTENT_PER_WORD = 0.25;
