@@ -2,10 +2,10 @@
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import sitemap from '@astrojs/sitemap';
+import { parseSiteUrl } from './server/config.ts';
 
-// SITE_URL is the public identity of the site (canonical links, API URLs); it is not
-// the address the server listens on, so tests and proxies can differ from it.
-const site = (process.env.SITE_URL || 'http://localhost:4321').replace(/\/+$/, '');
+// SITE_URL, read as the server and the read-model build read it (server/config.ts).
+const site = parseSiteUrl(process.env.SITE_URL);
 
 export default defineConfig({
   site,

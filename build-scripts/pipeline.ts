@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ROOT, parseConfig } from '../server/config.ts';
+import { ROOT, parseConfig, parseSiteUrl } from '../server/config.ts';
 import { buildPath, BUILDS_DIR } from '../server/read-model/pointer.ts';
 import type { Manifest } from '../server/schemas/read-model.ts';
 import { COMPANY_SECTIONS } from '../server/schemas/resources.ts';
@@ -81,17 +81,18 @@ async function sideBySide(...runs: (() => Promise<unknown>)[]): Promise<void> {
 }
 
 function resolveOptions(options: BuildOptions) {
-  const config = parseConfig();
-  const siteUrl = (options.siteUrl ?? config.siteUrl).replace(/\/+$/, '');
-  let site: URL;
-  try { site = new URL(siteUrl); } catch { throw new BuildError('start', undefined, `SITE_URL "${siteUrl}" is not an absolute URL`); }
-  if (site.pathname !== '/' || site.search || site.hash) {
-    throw new BuildError('start', undefined, `SITE_URL must be an origin without a path, got "${siteUrl}"`);
+  let config: ReturnType<typeof parseConfig>;
+  let siteUrl: string;
+  try {
+    config = parseConfig();
+    siteUrl = options.siteUrl === undefined ? config.siteUrl : parseSiteUrl(options.siteUrl);
+  } catch (err) {
+    throw new BuildError('start', undefined, messageOf(err));
   }
   return {
     distDir: path.resolve(options.distDir ?? path.join(config.distDir, 'client')),
     outDir: path.resolve(options.outDir ?? config.readModelDir),
-    siteUrl: site.origin,
+    siteUrl,
     contentDir: path.resolve(options.contentDir ?? path.join(ROOT, 'src', 'content')),
     root: path.resolve(options.root ?? ROOT),
   };

@@ -2,6 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseTrustList } from './net/ip.ts';
+import { API_BASE } from './paths.ts';
 
 /**
  * The project folder: the nearest one above this module holding package.json. Found rather than
@@ -58,9 +60,29 @@ function date(env: Env, name: string): Date | null {
   return d;
 }
 
+export const DEFAULT_SITE_URL = 'http://localhost:4321';
+
+/**
+ * SITE_URL, the public identity of the site (canonical links, API URLs; not the address the
+ * server listens on): an origin, no path. The server, the build and the Astro config all read it
+ * through this one function.
+ */
+export function parseSiteUrl(raw: string | undefined): string {
+  const value = (raw || DEFAULT_SITE_URL).replace(/\/+$/, '');
+  let url: URL;
+  try { url = new URL(value); } catch { throw new Error(`SITE_URL must be an absolute URL, got "${value}"`); }
+  if (url.pathname !== '/' || url.search || url.hash) throw new Error(`SITE_URL must be an origin without a path, got "${value}"`);
+  return url.origin;
+}
+
+function trustList(env: Env): string[] {
+  const entries = (env.TRUST_PROXY || '').split(',').map((s) => s.trim()).filter(Boolean);
+  parseTrustList(entries); // throws, naming the variable and the entry, at start
+  return entries;
+}
+
 export function parseConfig(env: Env = process.env): Config {
-  const siteUrl = (env.SITE_URL || 'http://localhost:4321').replace(/\/+$/, '');
-  try { new URL(siteUrl); } catch { throw new Error(`SITE_URL must be an absolute URL, got "${siteUrl}"`); }
+  const siteUrl = parseSiteUrl(env.SITE_URL);
   const deprecatedAt = date(env, 'API_DEPRECATED_AT');
   const sunsetAt = date(env, 'API_SUNSET_AT');
   if ((deprecatedAt === null) !== (sunsetAt === null)) throw new Error('API_DEPRECATED_AT and API_SUNSET_AT go together');
@@ -73,10 +95,10 @@ export function parseConfig(env: Env = process.env): Config {
     port: int(env, 'PORT', 4321, 0),
     host: env.HOST || '127.0.0.1',
     siteUrl,
-    baseUrl: `${siteUrl}/wp-json/agentes/v1`,
+    baseUrl: siteUrl + API_BASE,
     redisUrl: env.REDIS_URL || undefined,
     keyPrefix: env.KEY_PREFIX || 'agentes',
-    trustProxy: (env.TRUST_PROXY || '').split(',').map((s) => s.trim()).filter(Boolean),
+    trustProxy: trustList(env),
     rateLimit: {
       anonymous: int(env, 'RATE_LIMIT_ANONYMOUS', 60),
       identified: int(env, 'RATE_LIMIT_IDENTIFIED', 600),

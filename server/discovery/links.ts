@@ -5,12 +5,10 @@
  */
 import type { Config } from '../config.ts';
 import { resourceMetadataUrl } from '../middleware/bearer.ts';
-import { AUTHORIZE_PATH } from '../routes/oauth/authorize.ts';
-import { INTROSPECT_PATH } from '../routes/oauth/introspect.ts';
-import { REGISTER_PATH } from '../routes/oauth/register.ts';
-import { REVOKE_PATH } from '../routes/oauth/revoke.ts';
-import { TOKEN_PATH } from '../routes/oauth/token.ts';
-import { IDENTITY_PATH } from '../routes/identity.ts';
+import {
+  API_BASE, AUTH_MD_PATH, AUTHORIZE_PATH, IDENTITY_PATH, INTROSPECT_PATH, MCP_PATH, protectedResourcePath, REGISTER_PATH,
+  REVOKE_PATH, TOKEN_PATH,
+} from '../paths.ts';
 
 export type LinkConfig = Pick<Config, 'siteUrl' | 'baseUrl'>;
 
@@ -19,12 +17,12 @@ export const DISCOVERY_PATHS = {
   openapi: '/openapi.json',
   authorizationServer: '/.well-known/oauth-authorization-server',
   protectedResourceSite: '/.well-known/oauth-protected-resource',
-  protectedResourceApi: '/.well-known/oauth-protected-resource/wp-json/agentes/v1',
-  protectedResourceMcp: '/.well-known/oauth-protected-resource/mcp',
+  protectedResourceApi: protectedResourcePath(API_BASE),
+  protectedResourceMcp: protectedResourcePath(MCP_PATH),
   openidConfiguration: '/.well-known/openid-configuration',
   apiCatalog: '/.well-known/api-catalog',
   agentsMd: '/agents.md',
-  authMd: '/auth.md',
+  authMd: AUTH_MD_PATH,
   llmsTxt: '/llms.txt',
   llmsFullTxt: '/llms-full.txt',
   /** The MCP server card: the contract's address, and `<streamable-http-url>/server-card`. */
@@ -68,7 +66,7 @@ export function links(config: LinkConfig): Links {
     site: s,
     issuer: s,
     apiResource: config.baseUrl,
-    mcpResource: `${s}/mcp`,
+    mcpResource: s + MCP_PATH,
     authorize: s + AUTHORIZE_PATH,
     token: s + TOKEN_PATH,
     register: s + REGISTER_PATH,

@@ -57,7 +57,7 @@ import { sendJsonRpcError } from './http-errors.ts';
 import { apiErrorText, toolError } from './results.ts';
 import { createTools, type McpTool, type ToolContext } from './tools.ts';
 
-export const MCP_PATH = '/mcp';
+import { MCP_PATH, REGISTER_PATH } from '../paths.ts';
 
 /** A tools/call is a few hundred bytes; initialize a few KB. 64 KB leaves room for any host. */
 export const MCP_BODY_LIMIT = 64 * 1024;
@@ -148,7 +148,7 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
       ? [...result.content, {
           type: 'text' as const,
           text: `Aviso de cuota: quedan ${remaining} de ${quota.limit} llamadas en esta ventana; se reinicia en ${quota.resetSeconds} s.`
-            + (quota.policy === 'anonimo' ? ` Con un token gratuito (POST ${config.siteUrl}/oauth/register) la cuota sube a ${identified} cada ${windowSeconds} s.` : ''),
+            + (quota.policy === 'anonimo' ? ` Con un token gratuito (POST ${config.siteUrl}${REGISTER_PATH}) la cuota sube a ${identified} cada ${windowSeconds} s.` : ''),
         }]
       : result.content;
     const meta = { policy: quota.policy, limit: quota.limit, remaining, reset_seconds: quota.resetSeconds };

@@ -18,6 +18,7 @@ import { searchPagesResult } from '../routes/api/search-pages.ts';
 import { GetCompanyInfoParams, GetQuotaParams, ReadPageParams, SearchPagesArguments } from '../schemas/params.ts';
 import { CompanyInfoSchema, PageSchema, QuotaSchema, SearchResponseSchema } from '../schemas/resources.ts';
 import { jsonResult, representationResult, toolError } from './results.ts';
+import { AUTH_MD_PATH, REGISTER_PATH, TOKEN_PATH } from '../paths.ts';
 
 /** What a tool call is handed once its quota step has passed. */
 export interface ToolContext {
@@ -104,12 +105,12 @@ export function createTools(shared: ApiShared): McpTool[] {
       arguments: GetQuotaParams,
       output: QuotaSchema,
     }, quotaIdentifies, (_args, { credential, quota }) => {
-      const howTo = `Pida uno gratis: POST ${siteUrl}/oauth/register y POST ${siteUrl}/oauth/token (grant_type=client_credentials, scope="content:read ${QUOTA_SCOPE}"), y conecte con Authorization: Bearer <token>; véase ${siteUrl}/auth.md.`;
+      const howTo = `Pida uno gratis: POST ${siteUrl}${REGISTER_PATH} y POST ${siteUrl}${TOKEN_PATH} (grant_type=client_credentials, scope="content:read ${QUOTA_SCOPE}"), y conecte con Authorization: Bearer <token>; véase ${siteUrl}${AUTH_MD_PATH}.`;
       if (credential.kind !== 'token') {
         return toolError(`get_quota necesita un token Bearer con el alcance ${QUOTA_SCOPE}, y esta conexión no envía ninguno. ${howTo}`);
       }
       if (!credential.token.scope.includes(QUOTA_SCOPE)) {
-        return toolError(`El token de esta conexión no tiene el alcance ${QUOTA_SCOPE} (tiene: ${credential.token.scope.join(' ') || 'ninguno'}). Pida un token con scope=${QUOTA_SCOPE} en POST ${siteUrl}/oauth/token.`);
+        return toolError(`El token de esta conexión no tiene el alcance ${QUOTA_SCOPE} (tiene: ${credential.token.scope.join(' ') || 'ninguno'}). Pida un token con scope=${QUOTA_SCOPE} en POST ${siteUrl}${TOKEN_PATH}.`);
       }
       return jsonResult(quotaResource(credential.token, quota));
     }),
@@ -139,5 +140,5 @@ const companyDescription = [
 
 const quotaDescription = (siteUrl: Config['siteUrl']) => [
   'Devuelve la cuota de su client_id: política, límite por ventana, llamadas usadas y restantes, y segundos hasta el reinicio (esta llamada cuenta).',
-  `Requiere conectarse con un token Bearer con el alcance quota:read (gratis: POST ${siteUrl}/oauth/register y POST ${siteUrl}/oauth/token); sin él devuelve un error.`,
+  `Requiere conectarse con un token Bearer con el alcance quota:read (gratis: POST ${siteUrl}${REGISTER_PATH} y POST ${siteUrl}${TOKEN_PATH}); sin él devuelve un error.`,
 ].join(' ');

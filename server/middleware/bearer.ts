@@ -19,6 +19,7 @@ import type { IncomingMessage } from 'node:http';
 import type { TokenInfo, TokenVerifier } from '../auth/types.ts';
 import { ApiError, API_CODES, unavailable } from '../errors.ts';
 import { StoreUnavailableError } from '../stores/errors.ts';
+import { API_BASE, AUTH_MD_PATH, protectedResourcePath, REGISTER_PATH, TOKEN_PATH } from '../paths.ts';
 
 export type Credential =
   | { kind: 'none' }
@@ -32,7 +33,7 @@ const BEARER = /^[Bb][Ee][Aa][Rr][Ee][Rr] +([A-Za-z0-9\-._~+/]+=*) *$/;
 const MAX_TOKEN_LENGTH = 512;
 
 /** `{site_url}/.well-known/oauth-protected-resource/wp-json/agentes/v1` (RFC 9728 §3.1 path insertion). */
-export const resourceMetadataUrl = (siteUrl: string) => `${siteUrl}/.well-known/oauth-protected-resource/wp-json/agentes/v1`;
+export const resourceMetadataUrl = (siteUrl: string) => siteUrl + protectedResourcePath(API_BASE);
 
 export interface BearerChallenges {
   /** 401 for a request without a token where one is required (get_quota, /agent/identity). */
@@ -46,18 +47,18 @@ export interface BearerChallenges {
 /** `metadataUrl`: the protected resource's metadata (the content API's unless another resource, MCP, is named). */
 export function bearerChallenges(siteUrl: string, metadataUrl = resourceMetadataUrl(siteUrl)): BearerChallenges {
   const rm = `resource_metadata="${metadataUrl}"`;
-  const authHint = `Obtenga un token: POST ${siteUrl}/oauth/register y POST ${siteUrl}/oauth/token (véase ${siteUrl}/auth.md).`;
+  const authHint = `Obtenga un token: POST ${siteUrl}${REGISTER_PATH} y POST ${siteUrl}${TOKEN_PATH} (véase ${siteUrl}${AUTH_MD_PATH}).`;
   return {
     notLoggedIn: () => new ApiError(401, API_CODES.notLoggedIn, 'Esta operación requiere un token Bearer.', authHint, {
       'WWW-Authenticate': `Bearer ${rm}`,
     }),
     invalidToken: (description) => new ApiError(401, API_CODES.invalidToken, `Token no válido: ${description}`,
-      `Pida un token nuevo (POST ${siteUrl}/oauth/token) o repita la petición sin cabecera Authorization.`, {
+      `Pida un token nuevo (POST ${siteUrl}${TOKEN_PATH}) o repita la petición sin cabecera Authorization.`, {
         // error_description must not contain '"' or '\' (RFC 6750 §3); the descriptions below are fixed ASCII.
         'WWW-Authenticate': `Bearer error="invalid_token", error_description="${description}", ${rm}`,
       }),
     insufficientScope: (scope) => new ApiError(403, API_CODES.insufficientScope, `El token no tiene el alcance ${scope}.`,
-      `Pida un token con scope=${scope} en POST ${siteUrl}/oauth/token.`, {
+      `Pida un token con scope=${scope} en POST ${siteUrl}${TOKEN_PATH}.`, {
         'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}", ${rm}`,
       }),
   };

@@ -9,28 +9,12 @@
  */
 import type { IncomingMessage } from 'node:http';
 import net from 'node:net';
+import { normalizeIp, parseTrustList } from '../net/ip.ts';
 
 export type ClientIpResolver = (req: IncomingMessage) => string;
 
 /** What an unreadable peer address (socket already gone) counts as: one shared bucket. */
 const UNKNOWN = 'unknown';
-
-/**
- * Canonical text of an address: IPv4-mapped IPv6 (`::ffff:1.2.3.4`) becomes IPv4, zone ids are
- * dropped, IPv6 is lower-case. null when `raw` is not an IP address.
- */
-export function normalizeIp(raw: string | undefined): string | null {
-  if (!raw) return null;
-  let ip = raw;
-  const zone = ip.indexOf('%');
-  if (zone !== -1) ip = ip.slice(0, zone);
-  const kind = net.isIP(ip);
-  if (kind === 4) return ip;
-  if (kind !== 6) return null;
-  ip = ip.toLowerCase();
-  if (ip.startsWith('::ffff:') && net.isIPv4(ip.slice(7))) return ip.slice(7);
-  return ip;
-}
 
 /** An X-Forwarded-For entry may carry a port (`1.2.3.4:5678`, `[2001:db8::1]:443`). */
 function stripPort(entry: string): string {
@@ -41,24 +25,6 @@ function stripPort(entry: string): string {
   const colon = entry.indexOf(':');
   // Exactly one colon: IPv4 with a port. More than one: a bare IPv6 address.
   return colon !== -1 && entry.indexOf(':', colon + 1) === -1 ? entry.slice(0, colon) : entry;
-}
-
-/** Parses TRUST_PROXY entries; throws on anything that is not an IP or a CIDR (config error at start). */
-export function parseTrustList(entries: readonly string[]): net.BlockList {
-  const list = new net.BlockList();
-  for (const entry of entries) {
-    const [addr = '', bits, ...rest] = entry.split('/');
-    const ip = normalizeIp(addr.replace(/^\[(.*)\]$/, '$1'));
-    const type = ip && net.isIPv4(ip) ? 'ipv4' : 'ipv6';
-    const max = type === 'ipv4' ? 32 : 128;
-    const prefix = bits === undefined ? max : Number(bits);
-    if (!ip || rest.length > 0 || !/^\d{1,3}$/.test(bits ?? String(max)) || prefix > max) {
-      throw new Error(`TRUST_PROXY: "${entry}" is not an IP address or CIDR range`);
-    }
-    if (prefix === max) list.addAddress(ip, type);
-    else list.addSubnet(ip, prefix, type);
-  }
-  return list;
 }
 
 export function createClientIpResolver(trustProxy: readonly string[]): ClientIpResolver {

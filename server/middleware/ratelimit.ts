@@ -21,6 +21,7 @@ import { ipQuotaKey } from './client-ip.ts';
 import { quotaCounterOf } from './fallback-limiter.ts';
 import type { HeaderList } from './header-list.ts';
 import { policyField, pushRateLimitHeaders, retryAfterSeconds, type QuotaState } from './ratelimit-headers.ts';
+import { AUTH_MD_PATH, REGISTER_PATH } from '../paths.ts';
 
 export interface QuotaSubject {
   policy: QuotaPolicy;
@@ -75,7 +76,7 @@ export function createQuotaStep(deps: { config: Pick<Config, 'rateLimit' | 'site
     const seconds = retryAfterSeconds(q);
     const message = q.policy === 'anonimo'
       ? `Cuota agotada: ${q.limit} peticiones ${per(q.windowSeconds)} por IP sin token. Espere ${wait(seconds)}. `
-        + `Registrarse es gratis y automático (POST ${siteUrl}/oauth/register, véase ${siteUrl}/auth.md) y eleva la cuota a ${identified} peticiones ${per(q.windowSeconds)}.`
+        + `Registrarse es gratis y automático (POST ${siteUrl}${REGISTER_PATH}, véase ${siteUrl}${AUTH_MD_PATH}) y eleva la cuota a ${identified} peticiones ${per(q.windowSeconds)}.`
       : `Cuota agotada: ${q.limit} peticiones ${per(q.windowSeconds)} para este client_id. Espere ${wait(seconds)}.`;
     const hint = `Reintente dentro de ${wait(seconds)} (cabecera Retry-After).`;
     return new ApiError(429, API_CODES.rateLimited, message, hint, { 'Retry-After': seconds });

@@ -22,7 +22,7 @@ import type { Quota } from '../schemas/resources.ts';
 import { quotaResource } from './api/quota.ts';
 import { StoreUnavailableError } from '../stores/errors.ts';
 
-export const IDENTITY_PATH = '/agent/identity';
+import { IDENTITY_PATH } from '../paths.ts';
 
 export interface IdentityResponse {
   client_id: string;

@@ -3,7 +3,8 @@
  * document and is served with the others (routes/discovery.ts).
  */
 import { handle, type Route } from '../app.ts';
-import { createMcpHandler, MCP_PATH } from '../mcp/endpoint.ts';
+import { createMcpHandler } from '../mcp/endpoint.ts';
+import { MCP_PATH } from '../paths.ts';
 
 export const mcpRoute: Route = (app, deps) => {
   const mcp = handle(deps, createMcpHandler(deps));

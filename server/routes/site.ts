@@ -18,6 +18,7 @@ import { ApiError, API_CODES, sendError } from '../errors.ts';
 import { DISCOVERY_PATHS } from '../discovery/links.ts';
 import { prefersMarkdown } from '../middleware/accept.ts';
 import { findPage, sendMarkdown } from './markdown.ts';
+import { API_BASE } from '../paths.ts';
 
 /** Paths that belong to machines: unknown ones get a JSON 404, never the HTML 404 page. */
 const MACHINE_PREFIXES = ['/wp-json/', '/oauth/', '/.well-known/', '/agent/', '/mcp'];
@@ -51,7 +52,7 @@ interface SiteFiles {
 }
 
 export function siteFallback(deps: AppDeps): Fallback {
-  const machineNotFound = (res: ServerResponse) => sendError(res, new ApiError(404, API_CODES.noRoute, 'No existe ningún recurso en esta dirección.', 'Compruebe la URL; la API está en /wp-json/agentes/v1 y su descripción en /openapi.json.'), deps.log);
+  const machineNotFound = (res: ServerResponse) => sendError(res, new ApiError(404, API_CODES.noRoute, 'No existe ningún recurso en esta dirección.', `Compruebe la URL; la API está en ${API_BASE} y su descripción en /openapi.json.`), deps.log);
 
   /**
    * The static handler of one site folder. sirv indexes the folder (names, sizes) when it is

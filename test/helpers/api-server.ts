@@ -8,7 +8,7 @@ import { parseConfig, type Config } from '../../server/config.ts';
 import { createLogger, type Logger } from '../../server/log.ts';
 import { startServer } from '../../server/main.ts';
 import { openModel, type OpenedModel } from '../../server/read-model/holder.ts';
-import { API_BASE } from '../../server/routes/api/index.ts';
+import { API_BASE } from '../../server/paths.ts';
 import { createMemoryStore } from '../../server/stores/memory.ts';
 import type { Store } from '../../server/stores/types.ts';
 import type { ReadModelFixture } from './read-model.ts';

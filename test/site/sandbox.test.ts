@@ -10,7 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import { ROOT } from '../../server/config.ts';
-import { API_BASE } from '../../server/routes/api/index.ts';
+import { API_BASE } from '../../server/paths.ts';
 import { CITY_SLUGS } from '../../server/schemas/cities.ts';
 import { COMPANY_SECTIONS } from '../../server/schemas/resources.ts';
 import { startBuiltServer, type BuiltServer } from './built-server.ts';

@@ -34,7 +34,7 @@ import { quotaOperation } from './quota.ts';
 import { readPageOperation } from './read-page.ts';
 import { searchPagesOperation } from './search-pages.ts';
 
-export const API_BASE = '/wp-json/agentes/v1';
+import { API_BASE } from '../../paths.ts';
 
 /**
  * Content answers may be cached briefly: by anyone without a token, only by the client with one

@@ -9,13 +9,13 @@ import type { AppDeps } from '../../app.ts';
 import { OAuthError, sendError } from '../../errors.ts';
 import { methodNotAllowed } from './respond.ts';
 
-export const AUTHORIZE_PATH = '/oauth/authorize';
+import { AUTHORIZE_PATH, REGISTER_PATH, TOKEN_PATH } from '../../paths.ts';
 
 export function authorizeEndpoint(app: Polka, deps: AppDeps): void {
   const refuse = (_req: unknown, res: import('node:http').ServerResponse) => sendError(res, new OAuthError(
     400,
     'unsupported_response_type',
-    'This server has no authorization endpoint flow: register at /oauth/register and use grant_type=client_credentials at /oauth/token.',
+    `This server has no authorization endpoint flow: register at ${REGISTER_PATH} and use grant_type=client_credentials at ${TOKEN_PATH}.`,
   ), deps.log);
   app.get(AUTHORIZE_PATH, refuse);
   app.post(AUTHORIZE_PATH, refuse);

@@ -10,11 +10,8 @@ import { revokeEndpoint } from './revoke.ts';
 import { tokenEndpoint } from './token.ts';
 import type { OAuthContext } from './respond.ts';
 
-export { AUTHORIZE_PATH } from './authorize.ts';
-export { INTROSPECT_PATH } from './introspect.ts';
-export { REGISTER_PATH } from './register.ts';
-export { REVOKE_PATH } from './revoke.ts';
-export { TOKEN_PATH, acceptedResources } from './token.ts';
+export { AUTHORIZE_PATH, INTROSPECT_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH } from '../../paths.ts';
+export { acceptedResources } from './token.ts';
 export { LIMITS as OAUTH_LIMITS } from './respond.ts';
 
 export const oauthRoutes: Route = (app, deps) => {

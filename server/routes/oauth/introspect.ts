@@ -3,7 +3,7 @@ import type { Polka } from 'polka';
 import type { AppDeps } from '../../app.ts';
 import { methodNotAllowed, oauthHandler, readTokenRequest, sendOAuthJson, type OAuthContext } from './respond.ts';
 
-export const INTROSPECT_PATH = '/oauth/introspect';
+import { INTROSPECT_PATH } from '../../paths.ts';
 
 export function introspectEndpoint(app: Polka, deps: AppDeps, ctx: OAuthContext): void {
   app.post(INTROSPECT_PATH, oauthHandler(deps, async (req, res) => {

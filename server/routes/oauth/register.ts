@@ -5,7 +5,7 @@ import { parseClientMetadata } from '../../auth/clients.ts';
 import { readJson } from '../../middleware/body.ts';
 import { enforceLimit, LIMITS, methodNotAllowed, oauthHandler, sendOAuthJson, type OAuthContext } from './respond.ts';
 
-export const REGISTER_PATH = '/oauth/register';
+import { REGISTER_PATH } from '../../paths.ts';
 
 export function registerEndpoint(app: Polka, deps: AppDeps, ctx: OAuthContext): void {
   app.post(REGISTER_PATH, oauthHandler(deps, async (req, res) => {

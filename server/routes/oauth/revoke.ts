@@ -3,7 +3,7 @@ import type { Polka } from 'polka';
 import type { AppDeps } from '../../app.ts';
 import { methodNotAllowed, NO_STORE, oauthHandler, readTokenRequest, type OAuthContext } from './respond.ts';
 
-export const REVOKE_PATH = '/oauth/revoke';
+import { REVOKE_PATH } from '../../paths.ts';
 
 export function revokeEndpoint(app: Polka, deps: AppDeps, ctx: OAuthContext): void {
   app.post(REVOKE_PATH, oauthHandler(deps, async (req, res) => {

@@ -10,7 +10,7 @@ import type { Scope } from '../../auth/types.ts';
 import { param, readForm } from '../../middleware/body.ts';
 import { enforceLimit, LIMITS, methodNotAllowed, oauthHandler, refuseCredentialsInQuery, sendOAuthJson, type OAuthContext } from './respond.ts';
 
-export const TOKEN_PATH = '/oauth/token';
+import { TOKEN_PATH } from '../../paths.ts';
 
 /**
  * Resource indicators a token may be requested for: the content API, the MCP endpoint and the

@@ -6,7 +6,7 @@
 import zlib from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { API_BASE } from '../../../server/routes/api/index.ts';
+import { API_BASE } from '../../../server/paths.ts';
 import { PAGE_LINK } from '../../../server/routes/site.ts';
 import { request, type RawResponse } from '../../helpers/http.ts';
 import { startBuiltServer, type BuiltServer } from '../../site/built-server.ts';
