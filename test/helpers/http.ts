@@ -7,7 +7,7 @@
 import http from 'node:http';
 import { parseConfig } from '../../server/config.ts';
 import { buildOpenApi } from '../../server/discovery/openapi.ts';
-import { validateResponse } from '../../server/discovery/validate.ts';
+import { validateResponse } from './validate-response.ts';
 
 export interface RawResponse {
   status: number;

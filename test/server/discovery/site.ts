@@ -3,12 +3,12 @@
  * SITE_URL, so every URL the discovery documents print can be fetched as printed. Over the
  * shared read-model fixture (or a given one) and the in-memory store. Close it in `finally`.
  */
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseConfig, type Config } from '../../../server/config.ts';
 import { startServer, type RunningServer } from '../../../server/main.ts';
 import { sharedReadModel, type ReadModelFixture } from '../../helpers/read-model.ts';
+import { freePort } from '../../helpers/port.ts';
 
 export interface Site {
   /** http://127.0.0.1:<port>, equal to config.siteUrl. */
@@ -16,18 +16,6 @@ export interface Site {
   config: Config;
   running: RunningServer;
   close(): Promise<void>;
-}
-
-/** A port free right now (the OS picks it; the server binds it a moment later). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startSite(env: Record<string, string> = {}, fixture?: ReadModelFixture): Promise<Site> {

@@ -89,7 +89,7 @@ let ids = 0;
 export const toolCall = (name: string, args: Record<string, unknown> = {}) =>
   ({ jsonrpc: '2.0', id: ++ids, method: 'tools/call', params: { name, arguments: args } });
 
-// CommonJS with a `default` export; under ESM the class is the module itself (as server/discovery/validate.ts does).
+// CommonJS with a `default` export; under ESM the class is the module itself (as test/helpers/validate-response.ts does).
 const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as typeof Ajv2020Module;
 const ajv = new Ajv2020({ strict: true, allErrors: true });
 const validators = new Map<string, ReturnType<typeof ajv.compile>>();

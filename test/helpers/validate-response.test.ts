@@ -4,11 +4,11 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseConfig } from '../../../server/config.ts';
-import { buildOpenApi } from '../../../server/discovery/openapi.ts';
-import { validateResponse, type ResponseToValidate } from '../../../server/discovery/validate.ts';
-import { request, type RawResponse } from '../../helpers/http.ts';
-import { startSite } from './site.ts';
+import { parseConfig } from '../../server/config.ts';
+import { buildOpenApi } from '../../server/discovery/openapi.ts';
+import { validateResponse, type ResponseToValidate } from './validate-response.ts';
+import { request, type RawResponse } from './http.ts';
+import { startSite } from '../server/discovery/site.ts';
 
 const doc = buildOpenApi(parseConfig({ SITE_URL: 'https://www.avisohogar.es' }));
 const BASE = '/wp-json/agentes/v1';

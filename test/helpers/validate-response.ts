@@ -24,7 +24,7 @@ import zlib from 'node:zlib';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
-import type { JsonSchema } from './json-schema.ts';
+import type { JsonSchema } from '../../server/discovery/json-schema.ts';
 
 // Both packages are CommonJS with a `default` export; under ESM the class is the module itself.
 const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as typeof Ajv2020Module;
