@@ -4,7 +4,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Logger } from './log.ts';
-import type { HeaderList } from './middleware/header-list.ts';
+import type { HeaderList } from './http/header-list.ts';
 
 /** Stable `code` values of REST errors (documented in the README). */
 export const API_CODES = {

@@ -21,7 +21,7 @@ import { identityRoute } from './routes/identity.ts';
 import { discoveryRoutes } from './routes/discovery.ts';
 import { mcpRoute } from './routes/mcp.ts';
 import { siteFallback } from './routes/site.ts';
-import { answerClientErrors, refusedWithoutHost } from './middleware/client-errors.ts';
+import { answerClientErrors, refusedWithoutHost } from './http/client-errors.ts';
 
 export interface StartOptions {
   store?: Store;

@@ -13,7 +13,7 @@ import { Bench } from 'tinybench';
 import { htmlToMarkdown, parseHtml, hastToMarkdown } from '../../build-scripts/markdown/index.ts';
 import { parseConfig } from '../../server/config.ts';
 import { createLogger } from '../../server/log.ts';
-import { anonymousSubject, createQuotaStep } from '../../server/middleware/ratelimit.ts';
+import { anonymousSubject, createQuotaStep } from '../../server/quota/ratelimit.ts';
 import { loadModel } from '../../server/read-model/holder.ts';
 import { currentBuildDir } from '../../server/read-model/pointer.ts';
 import { createPageResolver } from '../../server/read-model/url.ts';

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { OAuthError } from '../errors.ts';
-import { param, type Form } from '../middleware/body.ts';
+import { param, type Form } from '../http/body.ts';
 import type { AuthenticatedClient, AuthMethod, ClientRegistry } from './clients.ts';
 
 export const BASIC_REALM = 'agentes';

@@ -4,7 +4,7 @@
  * that serve them where those modules export them.
  */
 import type { Config } from '../config.ts';
-import { resourceMetadataUrl } from '../middleware/bearer.ts';
+import { resourceMetadataUrl } from '../auth/bearer.ts';
 import {
   API_BASE, AUTH_MD_PATH, AUTHORIZE_PATH, IDENTITY_PATH, INTROSPECT_PATH, MCP_PATH, protectedResourcePath, REGISTER_PATH,
   REVOKE_PATH, TOKEN_PATH,

@@ -5,7 +5,7 @@
  *   1. API-Version, CORS (any origin: no cookies, public data) and `Cache-Control: no-store`;
  *   2. OPTIONS → preflight 204; any method other than POST → 405 `Allow: POST` (a GET would open
  *      an SSE stream, which a stateless server has nothing to send on);
- *   3. the bearer check shared with the REST API (middleware/bearer.ts): no token is anonymous; a
+ *   3. the bearer check shared with the REST API (auth/bearer.ts): no token is anonymous; a
  *      bad token is counted on its IP's anonymous window (token guessing is throttled as in REST)
  *      and answered 401 with `resource_metadata` naming the MCP resource's metadata;
  *   4. the body, at most MCP_BODY_LIMIT bytes (413 beyond);
@@ -19,7 +19,7 @@
  *      then the operation shared with REST.
  * `initialize`, `tools/list` and notifications are not counted: they read nothing of the site and
  * a host sends them on every connection. While the quota store is down, quotas are counted per
- * process (middleware/fallback-limiter.ts, shared with REST) and a token, which cannot be checked,
+ * process (stores/fallback.ts, shared with REST) and a token, which cannot be checked,
  * gets 503 with Retry-After.
  *
  * The low-level `Server` is used rather than `McpServer` because McpServer answers an unknown tool
@@ -41,14 +41,14 @@ import { z } from 'zod';
 import type { AppDeps } from '../app.ts';
 import { links } from '../discovery/links.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';
-import { bearerChallenges, readCredential, type Credential } from '../middleware/bearer.ts';
-import { readBody } from '../middleware/body.ts';
-import { createClientIpResolver } from '../middleware/client-ip.ts';
-import { writeCors } from '../middleware/cors.ts';
-import { anonymousSubject, createQuotaStep, identifiedSubject, type QuotaSubject } from '../middleware/ratelimit.ts';
-import { remainingOf, type QuotaState } from '../middleware/ratelimit-headers.ts';
-import { setHeaders, type HeaderList } from '../middleware/header-list.ts';
-import { versionHeaderList } from '../middleware/version.ts';
+import { bearerChallenges, readCredential, type Credential } from '../auth/bearer.ts';
+import { readBody } from '../http/body.ts';
+import { createClientIpResolver } from '../net/client-ip.ts';
+import { writeCors } from '../http/cors.ts';
+import { anonymousSubject, createQuotaStep, identifiedSubject, type QuotaSubject } from '../quota/ratelimit.ts';
+import { remainingOf, type QuotaState } from '../quota/headers.ts';
+import { setHeaders, type HeaderList } from '../http/header-list.ts';
+import { versionHeaderList } from '../http/version.ts';
 import { createPageResolver } from '../read-model/url.ts';
 import type { ApiShared } from '../routes/api/operation.ts';
 import { validateParams } from '../routes/api/params.ts';
@@ -135,7 +135,7 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     try {
       quota = await countOn(state.res, subject);
     } catch (err) {
-      // The quota step throws only 429 (a store outage is counted locally, fallback-limiter.ts).
+      // The quota step throws only 429 (a store outage is counted locally, stores/fallback.ts).
       if (!(err instanceof ApiError) || err.status !== 429) throw err;
       state.retryAfter = Math.max(state.retryAfter ?? 0, Number(err.headers['Retry-After']));
       return toolError(apiErrorText(err));

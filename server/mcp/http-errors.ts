@@ -25,7 +25,7 @@ export function sendJsonRpcError(res: ServerResponse, err: unknown, log: Logger)
     ({ status, message, headers } = err);
     data = { status, code: err.code, ...(err.hint === undefined ? {} : { hint: err.hint }) };
   } else if (err instanceof OAuthError) {
-    // Body reading (middleware/body.ts): too large, cut short.
+    // Body reading (http/body.ts): too large, cut short.
     ({ status, headers } = err);
     message = err.description;
     data = { status, code: err.error };

@@ -24,7 +24,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
-import { makeRepresentation } from '../middleware/compression.ts';
+import { makeRepresentation } from '../compression.ts';
 import { ManifestSchema, ReadModelPageSchema, type Manifest } from '../schemas/read-model.ts';
 import { COMPANY_SECTIONS, CompanyInfoSchema, type CompanySection, type Page } from '../schemas/resources.ts';
 import { openSearch } from '../search/index.ts';

@@ -14,9 +14,9 @@
 import type { ServerResponse } from 'node:http';
 import { handle, type AppDeps, type Route } from '../app.ts';
 import { ApiError, API_CODES, methodNotAllowed } from '../errors.ts';
-import { makeRepresentation } from '../middleware/compression.ts';
-import { answerPreflight, writeCors } from '../middleware/cors.ts';
-import { sendRepresentation } from '../middleware/respond.ts';
+import { makeRepresentation } from '../compression.ts';
+import { answerPreflight, writeCors } from '../http/cors.ts';
+import { sendRepresentation } from '../http/respond.ts';
 import type { Representation } from '../read-model/types.ts';
 import { buildAgentsMd } from '../discovery/agents-md.ts';
 import { API_CATALOG_CONTENT_TYPE, apiCatalogLinkHeader, buildApiCatalog } from '../discovery/api-catalog.ts';

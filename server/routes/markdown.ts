@@ -6,8 +6,8 @@
  * first Markdown request and kept with that page, so a new build starts afresh.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { makeRepresentation } from '../middleware/compression.ts';
-import { sendRepresentation } from '../middleware/respond.ts';
+import { makeRepresentation } from '../compression.ts';
+import { sendRepresentation } from '../http/respond.ts';
 import type { LoadedModel, LoadedPage, Representation } from '../read-model/types.ts';
 
 export const MARKDOWN_CONTENT_TYPE = 'text/markdown; charset=utf-8';

@@ -16,7 +16,7 @@ import sirv from 'sirv';
 import type { AppDeps, Fallback } from '../app.ts';
 import { ApiError, API_CODES, sendError } from '../errors.ts';
 import { DISCOVERY_PATHS } from '../discovery/links.ts';
-import { prefersMarkdown } from '../middleware/accept.ts';
+import { prefersMarkdown } from '../http/accept.ts';
 import { findPage, sendMarkdown } from './markdown.ts';
 import { API_BASE } from '../paths.ts';
 

@@ -24,7 +24,7 @@
  *     probes (a circuit breaker): a hung Redis costs one request the bound per BREAKER_MS, not
  *     every request. (Down or answering errors, Redis fails commands fast by itself: no breaker.)
  * A failed command rejects with StoreUnavailableError: content quotas fall back to per-process
- * counting (middleware/fallback-limiter.ts), token checks and OAuth answer 503 (never a hang,
+ * counting (stores/fallback.ts), token checks and OAuth answer 503 (never a hang,
  * never an unlimited pass). After an outage the client reconnects every RECONNECT_MAX_MS at most,
  * so service is back within about half a second of Redis.
  *

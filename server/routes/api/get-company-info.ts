@@ -1,6 +1,6 @@
 /** GET {base}/get_company_info?section=… — company facts, one section or all (contract.md). */
 import { JSON_CONTENT_TYPE } from '../../errors.ts';
-import { sendRepresentation } from '../../middleware/respond.ts';
+import { sendRepresentation } from '../../http/respond.ts';
 import type { Representation } from '../../read-model/types.ts';
 import { GetCompanyInfoParams } from '../../schemas/params.ts';
 import type { CompanySection } from '../../schemas/resources.ts';

@@ -1,9 +1,9 @@
 /** What one API operation is, and what it is handed for one request. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from '../../app.ts';
-import type { Credential } from '../../middleware/bearer.ts';
-import type { HeaderList } from '../../middleware/header-list.ts';
-import type { QuotaState } from '../../middleware/ratelimit-headers.ts';
+import type { Credential } from '../../auth/bearer.ts';
+import type { HeaderList } from '../../http/header-list.ts';
+import type { QuotaState } from '../../quota/headers.ts';
 import type { PageResolver } from '../../read-model/url.ts';
 import type { RawQuery } from './params.ts';
 

@@ -6,8 +6,8 @@
  */
 import type { TokenInfo } from '../../auth/types.ts';
 import { sendJson } from '../../errors.ts';
-import type { BearerChallenges, Credential } from '../../middleware/bearer.ts';
-import { remainingOf, type QuotaState } from '../../middleware/ratelimit-headers.ts';
+import type { BearerChallenges, Credential } from '../../auth/bearer.ts';
+import { remainingOf, type QuotaState } from '../../quota/headers.ts';
 import type { Quota } from '../../schemas/resources.ts';
 import type { Operation } from './operation.ts';
 

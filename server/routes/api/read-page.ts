@@ -2,7 +2,7 @@
 import type { LoadedModel, LoadedPage } from '../../read-model/types.ts';
 import type { PageResolver } from '../../read-model/url.ts';
 import { JSON_CONTENT_TYPE, pageNotFound } from '../../errors.ts';
-import { sendRepresentation } from '../../middleware/respond.ts';
+import { sendRepresentation } from '../../http/respond.ts';
 import { ReadPageParams } from '../../schemas/params.ts';
 import { contentIdentifies, type ApiShared, type Operation } from './operation.ts';
 import { parseParams } from './params.ts';

@@ -1,7 +1,7 @@
 /** GET {base}/search_pages?query=…&city=…&limit=…&cursor=… — ranked pages with excerpts. */
 import { chain } from '../../chain.ts';
 import { invalidParam } from '../../errors.ts';
-import { sendSerialized } from '../../middleware/respond.ts';
+import { sendSerialized } from '../../http/respond.ts';
 import { LIMITS, SearchPagesParams, type SearchPagesInput } from '../../schemas/params.ts';
 import type { SearchResponse } from '../../schemas/resources.ts';
 import { searchPages } from '../../search/index.ts';

@@ -2,7 +2,7 @@
 import type { Route } from '../../app.ts';
 import { createClientRegistry } from '../../auth/clients.ts';
 import { createTokenService } from '../../auth/tokens.ts';
-import { createClientIpResolver, ipQuotaKey } from '../../middleware/client-ip.ts';
+import { createClientIpResolver, ipQuotaKey } from '../../net/client-ip.ts';
 import { authorizeEndpoint } from './authorize.ts';
 import { introspectEndpoint } from './introspect.ts';
 import { registerEndpoint } from './register.ts';

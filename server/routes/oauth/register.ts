@@ -2,7 +2,7 @@
 import type { Polka } from 'polka';
 import type { AppDeps } from '../../app.ts';
 import { parseClientMetadata } from '../../auth/clients.ts';
-import { readJson } from '../../middleware/body.ts';
+import { readJson } from '../../http/body.ts';
 import { enforceLimit, LIMITS, methodNotAllowed, oauthHandler, sendOAuthJson, type OAuthContext } from './respond.ts';
 
 import { REGISTER_PATH } from '../../paths.ts';

@@ -11,7 +11,7 @@ import { StoreUnavailableError } from '../../stores/errors.ts';
 import type { Store } from '../../stores/types.ts';
 import type { AuthenticatedClient, ClientRegistry } from '../../auth/clients.ts';
 import { authenticateClient } from '../../auth/client-auth.ts';
-import { param, readForm } from '../../middleware/body.ts';
+import { param, readForm } from '../../http/body.ts';
 import type { TokenService } from '../../auth/tokens.ts';
 
 /** What the endpoints share beyond AppDeps. */

@@ -7,7 +7,7 @@ import { authenticateClient } from '../../auth/client-auth.ts';
 import { parseScope, scopeString } from '../../auth/clients.ts';
 import { TOKEN_TTL_SECONDS } from '../../auth/tokens.ts';
 import type { Scope } from '../../auth/types.ts';
-import { param, readForm } from '../../middleware/body.ts';
+import { param, readForm } from '../../http/body.ts';
 import { enforceLimit, LIMITS, methodNotAllowed, oauthHandler, refuseCredentialsInQuery, sendOAuthJson, type OAuthContext } from './respond.ts';
 
 import { TOKEN_PATH } from '../../paths.ts';

@@ -8,7 +8,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { CLIENT_ERROR_CODES } from '../../../server/middleware/client-errors.ts';
+import { CLIENT_ERROR_CODES } from '../../../server/http/client-errors.ts';
 import { CompanyInfoSchema, PageSchema, QuotaSchema, SearchResponseSchema } from '../../../server/schemas/resources.ts';
 import { API, type HostileRequest } from './arbitraries.ts';
 
@@ -247,7 +247,7 @@ const isJsonRpc = (b: any) => {
 
 /**
  * Refused before any route (malformed request, header section too large, timeout, no Host): the
- * REST error shape from middleware/client-errors.ts, without the API's headers. A HEAD answer has
+ * REST error shape from http/client-errors.ts, without the API's headers. A HEAD answer has
  * no body to tell: those carry no API-Version, which every routed API answer does.
  */
 export function isProtocolLevel(r: HostileRequest, a: Answer, body?: any): boolean {

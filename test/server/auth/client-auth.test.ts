@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import type { IncomingMessage } from 'node:http';
 import { parseBasic, readClientCredentials } from '../../../server/auth/client-auth.ts';
 import { OAuthError } from '../../../server/errors.ts';
-import { parseForm } from '../../../server/middleware/body.ts';
+import { parseForm } from '../../../server/http/body.ts';
 
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
 

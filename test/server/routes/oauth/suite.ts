@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { clientKey } from '../../../../server/auth/clients.ts';
 import { sha256 } from '../../../../server/auth/secrets.ts';
 import { tokenKey } from '../../../../server/auth/tokens.ts';
-import { identifiedSubject, quotaKey } from '../../../../server/middleware/ratelimit.ts';
+import { identifiedSubject, quotaKey } from '../../../../server/quota/ratelimit.ts';
 import {
   basic, expectOAuthError, getToken, identity, introspect, postForm, register, SITE_URL,
   startOAuthServer, testClock, type Registered, type StoreFactory, type TestServer,

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { Representation } from '../read-model/types.ts';
+import type { Representation } from './read-model/types.ts';
 
 /** Below this, compression saves less than a TCP segment and costs a round of CPU. */
 export const COMPRESS_MIN_BYTES = 1024;

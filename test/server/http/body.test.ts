@@ -3,8 +3,8 @@ import * as assert from 'uvu/assert';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { OAuthError, sendError } from '../../../server/errors.ts';
-import { parseForm, readForm, readJson } from '../../../server/middleware/body.ts';
-import { LINGER_MS } from '../../../server/middleware/lingering-close.ts';
+import { parseForm, readForm, readJson } from '../../../server/http/body.ts';
+import { LINGER_MS } from '../../../server/http/lingering-close.ts';
 
 const f = (s: string | Buffer, repeatable: string[] = []) => Object.fromEntries(parseForm(Buffer.from(s), repeatable));
 

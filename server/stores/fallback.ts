@@ -14,9 +14,9 @@
  * and answer 503 while it is down (routes/api/index.ts, routes/oauth/respond.ts).
  */
 import type { Logger } from '../log.ts';
-import { StoreUnavailableError } from '../stores/errors.ts';
-import { createMemoryStore } from '../stores/memory.ts';
-import type { Clock, Store, WindowCount } from '../stores/types.ts';
+import { StoreUnavailableError } from './errors.ts';
+import { createMemoryStore } from './memory.ts';
+import type { Clock, Store, WindowCount } from './types.ts';
 
 export interface QuotaCounter {
   /**

@@ -1,8 +1,8 @@
 import zlib from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { COMPRESS_MIN_BYTES, makeDynamicRepresentation, makeRepresentation, negotiateEncoding, strongEtag } from '../../../server/middleware/compression.ts';
-import { ifNoneMatchHits } from '../../../server/middleware/conditional.ts';
+import { COMPRESS_MIN_BYTES, makeDynamicRepresentation, makeRepresentation, negotiateEncoding, strongEtag } from '../../server/compression.ts';
+import { ifNoneMatchHits } from '../../server/http/conditional.ts';
 
 test('Accept-Encoding negotiation honours q-values, refusals and *', () => {
   assert.is(negotiateEncoding(undefined), null);

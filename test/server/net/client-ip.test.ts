@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createClientIpResolver, ipQuotaKey } from '../../../server/middleware/client-ip.ts';
+import { createClientIpResolver, ipQuotaKey } from '../../../server/net/client-ip.ts';
 import { normalizeIp, parseTrustList } from '../../../server/net/ip.ts';
 
 const req = (remoteAddress: string | undefined, xff?: string | string[]) =>

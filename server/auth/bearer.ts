@@ -16,7 +16,7 @@
  * since content needs no credential and the token grants nothing more there.
  */
 import type { IncomingMessage } from 'node:http';
-import type { TokenInfo, TokenVerifier } from '../auth/types.ts';
+import type { TokenInfo, TokenVerifier } from './types.ts';
 import { ApiError, API_CODES, unavailable } from '../errors.ts';
 import { StoreUnavailableError } from '../stores/errors.ts';
 import { API_BASE, AUTH_MD_PATH, protectedResourcePath, REGISTER_PATH, TOKEN_PATH } from '../paths.ts';

@@ -9,7 +9,7 @@
  * throttled like anything else), a 400 against the bucket of its caller.
  *
  * While the store is unavailable the same limits are counted in this process
- * (fallback-limiter.ts): content keeps answering, with per-process quotas.
+ * (stores/fallback.ts): content keeps answering, with per-process quotas.
  */
 import type { Config } from '../config.ts';
 import { chain } from '../chain.ts';
@@ -17,10 +17,10 @@ import { ApiError, API_CODES } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { QuotaPolicy } from '../schemas/resources.ts';
 import type { Clock, Store } from '../stores/types.ts';
-import { ipQuotaKey } from './client-ip.ts';
-import { quotaCounterOf } from './fallback-limiter.ts';
-import type { HeaderList } from './header-list.ts';
-import { policyField, pushRateLimitHeaders, retryAfterSeconds, type QuotaState } from './ratelimit-headers.ts';
+import { ipQuotaKey } from '../net/client-ip.ts';
+import { quotaCounterOf } from '../stores/fallback.ts';
+import type { HeaderList } from '../http/header-list.ts';
+import { policyField, pushRateLimitHeaders, retryAfterSeconds, type QuotaState } from './headers.ts';
 import { AUTH_MD_PATH, REGISTER_PATH } from '../paths.ts';
 
 export interface QuotaSubject {

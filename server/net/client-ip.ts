@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import net from 'node:net';
-import { normalizeIp, parseTrustList } from '../net/ip.ts';
+import { normalizeIp, parseTrustList } from './ip.ts';
 
 export type ClientIpResolver = (req: IncomingMessage) => string;
 

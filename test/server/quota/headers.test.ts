@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseItem, parseList } from 'structured-headers';
-import { policyField, rateLimitField, remainingOf, pushRateLimitHeaders, retryAfterSeconds, type QuotaState } from '../../../server/middleware/ratelimit-headers.ts';
+import { policyField, rateLimitField, remainingOf, pushRateLimitHeaders, retryAfterSeconds, type QuotaState } from '../../../server/quota/headers.ts';
 
 const q = (used: number, resetSeconds = 42): QuotaState => ({ policy: 'anonimo', limit: 60, windowSeconds: 60, used, resetSeconds });
 

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { acceptQuality, prefersMarkdown } from '../../../server/middleware/accept.ts';
+import { acceptQuality, prefersMarkdown } from '../../../server/http/accept.ts';
 
 test('acceptQuality: the most specific matching range decides (RFC 9110 §12.5.1)', () => {
   const h = 'text/*;q=0.3, text/html;q=0.7, */*;q=0.5';

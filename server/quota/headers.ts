@@ -3,7 +3,7 @@
  * API operations, so each value is one string concatenation and the fixed parts are built once.
  */
 import type { QuotaPolicy } from '../schemas/resources.ts';
-import type { HeaderList } from './header-list.ts';
+import type { HeaderList } from '../http/header-list.ts';
 
 /** One quota window as the headers describe it. */
 export interface QuotaState {

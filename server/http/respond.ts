@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { JSON_CONTENT_TYPE } from '../errors.ts';
 import type { Representation } from '../read-model/types.ts';
-import { makeDynamicRepresentation, negotiateEncoding, type Encoding } from './compression.ts';
+import { makeDynamicRepresentation, negotiateEncoding, type Encoding } from '../compression.ts';
 import { ifNoneMatchHits } from './conditional.ts';
 import type { HeaderList } from './header-list.ts';
 
