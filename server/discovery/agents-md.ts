@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config.ts';
 import { API_CODES } from '../errors.ts';
-import { API_VERSION } from '../http/version.ts';
+import { API_VERSION } from '../api-headers.ts';
 import { CITY_SLUGS } from '../schemas/cities.ts';
 import { LIMITS, SEARCH_CITY_HELP, SEARCH_QUERY_HELP } from '../schemas/params.ts';
 import { COMPANY_SECTION_FIELDS, COMPANY_SECTIONS } from '../schemas/resources.ts';

@@ -9,7 +9,7 @@ import type { Config } from '../config.ts';
 import { AUTH_METHODS, CLIENT_IDLE_SECONDS, DEFAULT_SCOPE } from '../auth/clients.ts';
 import { TOKEN_TTL_SECONDS } from '../auth/tokens.ts';
 import { SCOPES } from '../auth/types.ts';
-import { LIMITS as OAUTH_LIMITS } from '../routes/oauth/respond.ts';
+import { LIMITS as OAUTH_LIMITS } from '../auth/oauth-limits.ts';
 import { acceptedResources } from '../routes/oauth/token.ts';
 import { links } from './links.ts';
 import { OPERATIONS, SCOPE_DESCRIPTIONS } from './openapi.ts';

@@ -10,7 +10,7 @@ import { SCOPES, type Scope } from '../auth/types.ts';
 import { DEFAULT_SCOPE } from '../auth/clients.ts';
 import { TOKEN_TTL_SECONDS } from '../auth/tokens.ts';
 import { API_CODES } from '../errors.ts';
-import { API_VERSION } from '../http/version.ts';
+import { API_VERSION } from '../api-headers.ts';
 import { GetCompanyInfoParams, GetQuotaParams, ReadPageParams, SearchPagesParams } from '../schemas/params.ts';
 import {
   CityEntrySchema, CompanyInfoSchema, COMPANY_SECTION_FIELDS, ErrorSchema, PageSchema, QuotaSchema,

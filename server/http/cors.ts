@@ -5,14 +5,11 @@
  * exposed explicitly.
  */
 import type { ServerResponse } from 'node:http';
+import { EXPOSED_HEADERS } from '../api-headers.ts';
 import { setHeaders, type HeaderList } from './header-list.ts';
 
 export const API_METHODS = 'GET, HEAD, OPTIONS';
 
-export const EXPOSED_HEADERS = [
-  'RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset',
-  'Retry-After', 'API-Version', 'ETag', 'WWW-Authenticate', 'Deprecation', 'Sunset', 'Link',
-].join(', ');
 
 /** Preflights are cached by browsers for a day (Chromium caps it at 2 hours, Firefox at 24). */
 const PREFLIGHT_MAX_AGE = '86400';

@@ -48,7 +48,7 @@ import { writeCors } from '../http/cors.ts';
 import { anonymousSubject, createQuotaStep, identifiedSubject, type QuotaSubject } from '../quota/ratelimit.ts';
 import { remainingOf, type QuotaState } from '../quota/headers.ts';
 import { setHeaders, type HeaderList } from '../http/header-list.ts';
-import { versionHeaderList } from '../http/version.ts';
+import { versionHeaderList } from '../api-headers.ts';
 import { createPageResolver } from '../read-model/url.ts';
 import type { ApiShared } from '../routes/api/operation.ts';
 import { validateParams } from '../routes/api/params.ts';

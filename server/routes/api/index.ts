@@ -24,7 +24,7 @@ import { answerPreflight, API_METHODS, CORS_HEADERS } from '../../http/cors.ts';
 import type { HeaderList } from '../../http/header-list.ts';
 import type { QuotaState } from '../../quota/headers.ts';
 import { anonymousSubject, createQuotaStep, identifiedSubject } from '../../quota/ratelimit.ts';
-import { versionHeaderList } from '../../http/version.ts';
+import { versionHeaderList } from '../../api-headers.ts';
 import { createPageResolver } from '../../read-model/url.ts';
 import { StoreUnavailableError } from '../../stores/errors.ts';
 import { getCompanyInfoOperation } from './get-company-info.ts';

@@ -12,7 +12,6 @@ import type { OAuthContext } from './respond.ts';
 
 export { AUTHORIZE_PATH, INTROSPECT_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH } from '../../paths.ts';
 export { acceptedResources } from './token.ts';
-export { LIMITS as OAUTH_LIMITS } from './respond.ts';
 
 export const oauthRoutes: Route = (app, deps) => {
   const resolveIp = createClientIpResolver(deps.config.trustProxy);

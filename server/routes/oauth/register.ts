@@ -3,7 +3,8 @@ import type { Polka } from 'polka';
 import type { AppDeps } from '../../app.ts';
 import { parseClientMetadata } from '../../auth/clients.ts';
 import { readJson } from '../../http/body.ts';
-import { enforceLimit, LIMITS, methodNotAllowed, oauthHandler, sendOAuthJson, type OAuthContext } from './respond.ts';
+import { enforceLimit, methodNotAllowed, oauthHandler, sendOAuthJson, type OAuthContext } from './respond.ts';
+import { LIMITS } from '../../auth/oauth-limits.ts';
 
 import { REGISTER_PATH } from '../../paths.ts';
 

@@ -13,6 +13,7 @@ import type { AuthenticatedClient, ClientRegistry } from '../../auth/clients.ts'
 import { authenticateClient } from '../../auth/client-auth.ts';
 import { param, readForm } from '../../http/body.ts';
 import type { TokenService } from '../../auth/tokens.ts';
+import { LIMITS, type Limit } from '../../auth/oauth-limits.ts';
 
 /** What the endpoints share beyond AppDeps. */
 export interface OAuthContext {
@@ -58,22 +59,6 @@ export function refuseCredentialsInQuery(req: Request): void {
   const found = URL_SECRETS.find((name) => req.query?.[name] !== undefined);
   if (found) throw new OAuthError(400, 'invalid_request', `${found} must be sent in the request body or Authorization header, never in the URL.`);
 }
-
-export interface Limit {
-  /** Store key prefix; the client address is appended. */
-  name: string;
-  max: number;
-  windowSeconds: number;
-  what: string;
-}
-
-/** contract.md, Limits: 5 registrations per hour and 30 token requests per minute, per IP. */
-export const LIMITS = {
-  register: { name: 'oauth-register', max: 5, windowSeconds: 3600, what: 'registrations per hour' },
-  token: { name: 'oauth-token', max: 30, windowSeconds: 60, what: 'token requests per minute' },
-  /** Revocation and introspection share one bucket; not in the contract, so generous. */
-  manage: { name: 'oauth-manage', max: 60, windowSeconds: 60, what: 'revocation and introspection requests per minute' },
-} as const satisfies Record<string, Limit>;
 
 /** Counts one hit of `limit` for `address`; over the limit → 429 `rate_limited` with Retry-After. */
 export async function enforceLimit(store: Store, limit: Limit, address: string): Promise<void> {

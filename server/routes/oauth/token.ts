@@ -8,7 +8,8 @@ import { parseScope, scopeString } from '../../auth/clients.ts';
 import { TOKEN_TTL_SECONDS } from '../../auth/tokens.ts';
 import type { Scope } from '../../auth/types.ts';
 import { param, readForm } from '../../http/body.ts';
-import { enforceLimit, LIMITS, methodNotAllowed, oauthHandler, refuseCredentialsInQuery, sendOAuthJson, type OAuthContext } from './respond.ts';
+import { enforceLimit, methodNotAllowed, oauthHandler, refuseCredentialsInQuery, sendOAuthJson, type OAuthContext } from './respond.ts';
+import { LIMITS } from '../../auth/oauth-limits.ts';
 
 import { TOKEN_PATH } from '../../paths.ts';
 

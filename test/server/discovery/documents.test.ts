@@ -12,7 +12,7 @@ import { buildAgentsMd } from '../../../server/discovery/agents-md.ts';
 import { API_CODES } from '../../../server/errors.ts';
 import { DISCOVERY_PATHS } from '../../../server/discovery/links.ts';
 import type { OpenedModel } from '../../../server/read-model/holder.ts';
-import { LIMITS as OAUTH_LIMITS } from '../../../server/routes/oauth/respond.ts';
+import { LIMITS as OAUTH_LIMITS } from '../../../server/auth/oauth-limits.ts';
 import { createReadModel } from '../../helpers/read-model.ts';
 import { request } from '../../helpers/http.ts';
 import { startSite, type Site } from './site.ts';
