@@ -1,10 +1,10 @@
 /** What the stages share while one build runs. */
 import type { ReadModelPage } from '../server/schemas/read-model.ts';
-import type { PageRead, PageReadTask } from './stages/page-read.ts';
-import type { SessionResult, SessionTask } from './stages/search-index.ts';
+import type { PageRead, PageReadTask } from './tasks/page-read.ts';
+import type { SessionResult, SessionTask } from './pagefind/search-index.ts';
 import type { PageCheckTask } from './stages/validate.ts';
 
-/** The build's worker threads (worker-tasks.ts), as the stages use them. */
+/** The build's worker threads (tasks/worker.ts), as the stages use them. */
 export interface BuildWorkers {
   /** Number of workers: how much work is worth having in flight. */
   readonly size: number;
@@ -48,9 +48,9 @@ export interface CrawledPage {
   file: string;
   /** What extraction needs from the document, read while the crawler had it parsed. */
   facts: PageFacts;
-  /** Its Markdown, converted from the same parse (page-read.ts); null when not converted. */
+  /** Its Markdown, converted from the same parse (tasks/page-read.ts); null when not converted. */
   markdown: string | null;
-  /** Why the conversion failed: the markdown stage reports it, naming the page. */
+  /** Why the conversion failed: the pages stage reports it, naming the page. */
   markdownError?: string;
 }
 

@@ -1,11 +1,11 @@
 /**
- * The read-model build: astro → crawl → extract → company → (search | site | markdown →
+ * The read-model build: astro → crawl → extract → company → (search | site | pages →
  * validate) → publish. Everything is written to a staging folder; only the last stage makes it
  * visible, so a failure at any point leaves the published model (the `current` pointer) alone.
  *
- * The pages are made in memory once extraction has accepted them (markdown.ts); then three runs go
+ * The pages are made in memory once extraction has accepted them (stages/pages.ts); then three runs go
  * side by side: search spends most of its time waiting on Pagefind's own processes, site only
- * reads the built site, and markdown writes the page files, which validate then reads back with
+ * reads the built site, and pages writes the page files, which validate then reads back with
  * the company files (its checks go to the workers between their Pagefind sessions' replies), so
  * the cores do all of it at once. Each stage keeps its own progress, timing and failure; when one
  * of them fails, the build waits for the others to stop and reports the first failure.
@@ -26,7 +26,7 @@ import { astroBuild } from './stages/astro.ts';
 import { company } from './stages/company.ts';
 import { crawl } from './stages/crawl.ts';
 import { extract } from './stages/extract.ts';
-import { readModelPages, writePages } from './stages/markdown.ts';
+import { readModelPages, writePages } from './stages/pages.ts';
 import { copySite } from './stages/site.ts';
 import { publish } from './stages/publish.ts';
 import { search } from './stages/search.ts';
@@ -66,7 +66,7 @@ export interface BuildResult {
   peakRssBytes: number;
 }
 
-const STAGE_ORDER = ['astro', 'crawl', 'extract', 'company', 'markdown', 'search', 'validate', 'site', 'publish'];
+const STAGE_ORDER = ['astro', 'crawl', 'extract', 'company', 'pages', 'search', 'validate', 'site', 'publish'];
 
 /** Stage timings in the pipeline's order, whichever of the side-by-side stages finished first. */
 function inStageOrder(timings: Record<string, number>): Record<string, number> {
@@ -148,7 +148,7 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
       () => stage('search', (c) => search(c, pages), (r) => `${r.indexed} pages indexed`),
       () => stage('site', (c) => copySite(c), (r) => `${r.files} files staged, ${r.siblings} gzip/brotli siblings written`),
       async () => {
-        await stage('markdown', (c) => writePages(c, pages), (r) => `${r.length} pages`);
+        await stage('pages', (c) => writePages(c, pages), (r) => `${r.length} pages`);
         await stage('validate', (c) => validate(c, pages), () => 'all JSON valid');
       },
     );

@@ -5,12 +5,12 @@
  * the pipeline when the build ends.
  */
 import type { BuildWorkers } from './context.ts';
-import type { WorkerTask, WorkerTaskResult } from './worker-tasks.ts';
+import type { WorkerTask, WorkerTaskResult } from './tasks/worker.ts';
 import { createPool, defaultPoolSize, type Pool } from './pool/pool.ts';
-import type { PageRead } from './stages/page-read.ts';
-import type { SessionResult } from './stages/search-index.ts';
+import type { PageRead } from './tasks/page-read.ts';
+import type { SessionResult } from './pagefind/search-index.ts';
 
-const SCRIPT = new URL('./worker-tasks.ts', import.meta.url);
+const SCRIPT = new URL('./tasks/worker.ts', import.meta.url);
 /**
  * A task holds one page's tree, or one Pagefind session's pages (~20 MB): a small old generation
  * makes V8 collect sooner instead of growing each worker's heap to hundreds of megabytes, which

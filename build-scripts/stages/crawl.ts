@@ -1,8 +1,8 @@
 /**
  * Crawl: walks the built site from its entry points — the home page by links, then the sitemap —
  * and returns every published page with what extraction needs from it (extract.ts `readFacts`)
- * and its Markdown, which the markdown stage uses once extraction has accepted the page. Pages are
- * read by the build's worker threads (page-read.ts: one parse per page, the tree dropped after);
+ * and its Markdown, which the pages stage uses once extraction has accepted the page. Pages are
+ * read by the build's worker threads (tasks/page-read.ts: one parse per page, the tree dropped after);
  * several are read at once, but their results are taken in the order a one-at-a-time walk would
  * visit them, so warnings, the first broken link and the published pages do not depend on timing.
  *
@@ -16,8 +16,8 @@ import path from 'node:path';
 import type { BuildContext, CrawledPage } from '../context.ts';
 import { BuildError, forPage } from '../errors.ts';
 import { listFiles } from '../files.ts';
-import type { PageRead } from './page-read.ts';
-import { readSitemap } from './sitemap.ts';
+import type { PageRead } from '../tasks/page-read.ts';
+import { readSitemap } from '../sitemap.ts';
 
 export const STAGE = 'crawl';
 

@@ -1,6 +1,6 @@
 /**
  * Search: the Pagefind index of the published pages, with the city as a filter, written to
- * `search/` of this build (see build-scripts/stages/search-index.ts for the index itself). Its
+ * `search/` of this build (see build-scripts/pagefind/search-index.ts for the index itself). Its
  * sessions run in the build's workers, as many at once as there are workers, each worker with
  * its own Pagefind process (Pagefind indexes on one core), kept from one session to the next and
  * stopped when the stage ends. The pool places sessions beside the validate checks, so two can
@@ -13,7 +13,7 @@ import type { BuildContext, ReadModelPage } from '../context.ts';
 import { compileLexicon, LexiconError } from '../lexicon/compile.ts';
 import { lintLexicon } from '../lexicon/lint.ts';
 import { BuildError } from '../errors.ts';
-import { buildSearchIndex } from './search-index.ts';
+import { buildSearchIndex } from '../pagefind/search-index.ts';
 
 export const STAGE = 'search';
 

@@ -1,6 +1,6 @@
 /**
  * Search for search_pages: `openSearch` on a build's `search/` folder, `searchPages` per request,
  * `close` when the server swaps in another build. The index itself is written by
- * build-scripts/stages/search-index.ts.
+ * build-scripts/pagefind/search-index.ts.
  */
 export { openSearch, searchPages, SearchEngine, type PageInfo } from './engine.ts';

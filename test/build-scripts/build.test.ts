@@ -84,7 +84,7 @@ siteTest('a good build publishes valid pages, company sections, search index and
   assert.is(manifest.build_id, result.buildId);
   assert.is(manifest.site_url, SITE_URL);
   assert.equal(manifest.counts, { pages: 9, cities: 1, services: 1, guides: 1, company_sections: 5 });
-  for (const stage of ['crawl', 'extract', 'markdown', 'company', 'search', 'validate', 'site']) {
+  for (const stage of ['crawl', 'extract', 'pages', 'company', 'search', 'validate', 'site']) {
     assert.type(manifest.timings_ms[stage], 'number', `timing of ${stage}`);
   }
 
@@ -119,7 +119,7 @@ siteTest('a good build publishes valid pages, company sections, search index and
   for (const section of COMPANY_SECTIONS) CompanyInfoSchema.parse(await readJson(path.join(dir, 'company', `${section}.json`)));
   assert.ok((await fs.readdir(path.join(dir, 'search'))).length > 0, 'search index written');
 
-  assert.ok(lines.some((l) => l.startsWith('✓ markdown')), 'stage lines logged');
+  assert.ok(lines.some((l) => l.startsWith('✓ pages')), 'stage lines logged');
   assert.equal(result.warnings, []);
   assert.equal((await fs.readdir(path.join(site.outDir, 'builds'))).filter((n) => n.startsWith('.')), [], 'no staging left');
 

@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert';
 import { CborReader, CborWriter } from '../../build-scripts/pagefind/cbor.ts';
 import { fullHash, readPayload, writePayload } from '../../build-scripts/pagefind/files.ts';
 import { chunkBounds, compareBytes, createMerger, mergeSessions } from '../../build-scripts/pagefind/merge.ts';
-import { buildSearchIndex, indexSession } from '../../build-scripts/stages/search-index.ts';
+import { buildSearchIndex, indexSession } from '../../build-scripts/pagefind/search-index.ts';
 import type { ReadModelPage } from '../../server/schemas/read-model.ts';
 import { openSearch } from '../../server/search/engine.ts';
 import { searchPages } from '../../server/search/index.ts';

@@ -1,4 +1,4 @@
-/** Small parts of the build: progress output, the slug rule, build ids, reading one page, the markdown stage. */
+/** Small parts of the build: progress output, the slug rule, build ids, reading one page, the pages stage. */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,9 +11,9 @@ import { BuildError } from '../../build-scripts/errors.ts';
 import { htmlToMarkdown, parseHtml } from '../../build-scripts/markdown/index.ts';
 import { createReporter } from '../../build-scripts/progress.ts';
 import { readFacts, slugOf } from '../../build-scripts/stages/extract.ts';
-import { readModelPages, writePages } from '../../build-scripts/stages/markdown.ts';
+import { readModelPages, writePages } from '../../build-scripts/stages/pages.ts';
 import { checkPageFile } from '../../build-scripts/stages/validate.ts';
-import { readPage } from '../../build-scripts/stages/page-read.ts';
+import { readPage } from '../../build-scripts/tasks/page-read.ts';
 import { newBuildId } from '../../build-scripts/build-id.ts';
 import { basePages, pageHtml, SITE_URL } from './fixture-site.ts';
 
@@ -121,7 +121,7 @@ test('one read of a page gives its links, ids, facts and Markdown, as reading ea
     const b = await readPage({ file: path.join(dir, 'b.html'), url: `${SITE_URL}/aviso-legal/` });
     assert.ok(b.markdown?.startsWith('# Aviso legal | Casa Fixture\n'), b.markdown ?? '');
 
-    // A redirect is followed, never converted; a conversion failure is kept for the markdown stage.
+    // A redirect is followed, never converted; a conversion failure is kept for the pages stage.
     await fs.writeFile(path.join(dir, 'c.html'), '<html><head><meta http-equiv="refresh" content="0;url=/nuevo/"><title>x</title></head></html>');
     const c = await readPage({ file: path.join(dir, 'c.html'), url: `${SITE_URL}/viejo/` });
     assert.is(c.redirect, '/nuevo/');
@@ -134,7 +134,7 @@ test('one read of a page gives its links, ids, facts and Markdown, as reading ea
   }
 });
 
-test('the markdown stage fails on a page whose conversion failed, naming stage and page', async () => {
+test('the pages stage fails on a page whose conversion failed, naming stage and page', async () => {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-md-'));
   try {
     const ctx = { stagingDir: dir, progress: () => {} } as unknown as BuildContext;
@@ -147,7 +147,7 @@ test('the markdown stage fails on a page whose conversion failed, naming stage a
     let err: unknown = null;
     try { readModelPages(crawled, crawled.map((c) => meta(c.path))); } catch (e) { err = e; }
     assert.instance(err, BuildError);
-    assert.is((err as BuildError).message, 'build failed at stage markdown, page /b/: tabla imposible');
+    assert.is((err as BuildError).message, 'build failed at stage pages, page /b/: tabla imposible');
     const pages = await writePages(ctx, readModelPages(crawled.slice(0, 1), [meta('/a/')]));
     assert.equal(JSON.parse(await fs.readFile(path.join(dir, 'pages', 'a.json'), 'utf8')), pages[0]);
   } finally {

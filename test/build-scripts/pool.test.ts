@@ -54,9 +54,9 @@ test('broadcast runs a task once in every worker, beside the tasks they hold', a
 test('a task that throws rejects with its message; the pool goes on, and forPage names the stage and page', async () => {
   const pool = createPool<TestTask, number>(TASKS, { size: 2 });
   try {
-    const err = await forPage('markdown', '/guias/x/', () => pool.run({ n: 7, fail: true })).catch((e: unknown) => e);
+    const err = await forPage('pages', '/guias/x/', () => pool.run({ n: 7, fail: true })).catch((e: unknown) => e);
     assert.instance(err, BuildError);
-    assert.is((err as BuildError).message, 'build failed at stage markdown, page /guias/x/: task 7 cannot be done');
+    assert.is((err as BuildError).message, 'build failed at stage pages, page /guias/x/: task 7 cannot be done');
     assert.is(await pool.run({ n: 8 }), 16);
   } finally {
     await pool.close();

@@ -10,7 +10,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createManifest } from '../../build-scripts/manifest.ts';
-import { buildSearchIndex } from '../../build-scripts/stages/search-index.ts';
+import { buildSearchIndex } from '../../build-scripts/pagefind/search-index.ts';
 import { buildPath, writePointer } from '../../server/read-model/pointer.ts';
 import type { ReadModelPage } from '../../server/schemas/read-model.ts';
 import { COMPANY_SECTION_FIELDS, COMPANY_SECTIONS, type CompanyInfo, type CompanySection } from '../../server/schemas/resources.ts';

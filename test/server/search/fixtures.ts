@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { compileLexicon } from '../../../build-scripts/lexicon/compile.ts';
-import { buildSearchIndex } from '../../../build-scripts/stages/search-index.ts';
+import { buildSearchIndex } from '../../../build-scripts/pagefind/search-index.ts';
 import { ROOT } from '../../../server/config.ts';
 import { headingText } from '../../../server/search/plain-text.ts';
 import type { ReadModelPage } from '../../../server/schemas/read-model.ts';

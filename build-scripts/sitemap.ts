@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { BuildError } from '../errors.ts';
-import { exists } from '../files.ts';
+import { BuildError } from './errors.ts';
+import { exists } from './files.ts';
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 

@@ -1,12 +1,12 @@
 /**
  * Everything the build needs from one built HTML page, from a single parse: its links, element
  * ids and meta-refresh target (crawl), the facts extraction checks (extract.ts `readFacts`), and
- * its Markdown (build-scripts/markdown/). Runs in the build's worker threads (worker-tasks.ts).
+ * its Markdown (build-scripts/markdown/). Runs in the build's worker threads (worker.ts).
  *
  * Parsing is the same work for every stage, so the page is parsed once and converted right away,
  * while its tree exists: keeping trees between stages takes ~350 KB per page, and parsing each
  * file a second time is about a fifth of the per-page work. The Markdown is
- * only used, and a conversion failure only reported, by the markdown stage, after extraction
+ * only used, and a conversion failure only reported, by the pages stage, after extraction
  * has accepted the page — so a page fails at the same stage, with the same message, as if each
  * stage read the file itself.
  */
@@ -17,7 +17,7 @@ import { messageOf } from '../errors.ts';
 import { hastToMarkdown, parseHtml } from '../markdown/index.ts';
 import { mainContainer } from '../markdown/select-main.ts';
 import { walkElements } from '../markdown/walk.ts';
-import { readFacts } from './extract.ts';
+import { readFacts } from '../stages/extract.ts';
 
 export interface PageReadTask {
   /** The built HTML file. */
@@ -33,7 +33,7 @@ export interface PageRead {
   facts: PageFacts;
   /** Null for redirects and pages without a title, which are never converted (extraction rejects the latter). */
   markdown: string | null;
-  /** Why the conversion failed, reported by the markdown stage. */
+  /** Why the conversion failed, reported by the pages stage. */
   markdownError?: string;
 }
 

@@ -3,10 +3,10 @@
  * sessions (search: each worker drives its own Pagefind process) and checks written page files
  * (validate). Loaded only inside workers; the stages reach it through `BuildContext.workers`.
  */
-import { serveTasks } from './pool/serve.ts';
-import { readPage, type PageRead, type PageReadTask } from './stages/page-read.ts';
-import { endSessions, indexSession, type SessionResult, type SessionTask } from './stages/search-index.ts';
-import { checkPageFile, type PageCheckTask } from './stages/validate.ts';
+import { serveTasks } from '../pool/serve.ts';
+import { readPage, type PageRead, type PageReadTask } from './page-read.ts';
+import { endSessions, indexSession, type SessionResult, type SessionTask } from '../pagefind/search-index.ts';
+import { checkPageFile, type PageCheckTask } from '../stages/validate.ts';
 
 export type WorkerTask =
   | ({ kind: 'read' } & PageReadTask) | ({ kind: 'index' } & SessionTask) | { kind: 'end-sessions' } | ({ kind: 'check' } & PageCheckTask);

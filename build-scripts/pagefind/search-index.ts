@@ -20,10 +20,10 @@ import {
   ENGLISH_WORDS_FILE, LEXICON_FILE, PAGEFIND_DIR, SIDECAR_FILE, SIDECAR_FORMAT, SPANISH_WORDS_FILE, type Sidecar,
 } from '../../server/search/sidecar.ts';
 import { words } from '../../server/search/text.ts';
-import { decodePayload } from '../pagefind/files.ts';
+import { decodePayload } from './files.ts';
 import { compileLexicon } from '../lexicon/compile.ts';
 import { realWordsFilters } from '../lexicon/real-words.ts';
-import { createMerger } from '../pagefind/merge.ts';
+import { createMerger } from './merge.ts';
 
 /** Files Pagefind writes for browsers (UI, highlighting, worker); the Node runtime needs none. */
 const BROWSER_ONLY = [

@@ -1,6 +1,6 @@
 /**
- * Markdown: each page's Markdown (converted by the crawl's workers from the same parse, see
- * page-read.ts and build-scripts/markdown/), hashed with its title, makes the read-model page
+ * Pages: each page's Markdown (converted by the crawl's workers from the same parse, see
+ * tasks/page-read.ts and build-scripts/markdown/), hashed with its title, makes the read-model page
  * (`readModelPages`; a page whose conversion failed fails here, named), written as
  * `pages/<slug>.json` (`writePages`). The pipeline writes them beside the search and site
  * stages, which need only the pages in memory: written first, they would keep a core idle
@@ -13,7 +13,7 @@ import type { BuildContext, CrawledPage, PageMeta, ReadModelPage } from '../cont
 import { BuildError, messageOf } from '../errors.ts';
 import { inSlices } from '../slices.ts';
 
-export const STAGE = 'markdown';
+export const STAGE = 'pages';
 
 export function pageHash(title: string, markdown: string): string {
   return createHash('sha256').update(`${title}\n${markdown}`).digest('hex');
