@@ -1,10 +1,12 @@
 /**
  * The one error family. Handlers throw; `sendError` is the only place an error becomes a
- * response. REST errors use the contract's Error shape; OAuth endpoints use RFC 6749 §5.2.
+ * response. REST errors use the contract's Error shape; OAuth endpoints use RFC 6749 §5.2. A
+ * store that cannot answer (StoreUnavailableError) is a 503 with Retry-After here too.
  */
 import type { ServerResponse } from 'node:http';
 import type { Logger } from './log.ts';
 import type { HeaderList } from './http/header-list.ts';
+import { StoreUnavailableError } from './stores/errors.ts';
 
 /** Stable `code` values of REST errors (documented in the README). */
 export const API_CODES = {
@@ -105,6 +107,7 @@ function errorBody(err: ApiError): Buffer {
  */
 export function sendError(res: ServerResponse, err: unknown, log: Logger, list: HeaderList = []): void {
   if (res.headersSent) { res.destroy(); return; }
+  if (err instanceof StoreUnavailableError) err = unavailable();
   if (err instanceof ApiError) {
     sendJson(res, err.status, errorBody(err), err.headers, list);
     return;

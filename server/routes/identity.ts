@@ -14,13 +14,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Route } from '../app.ts';
 import { clientKey } from '../auth/clients.ts';
-import { methodNotAllowed, sendError, sendJson, unavailable } from '../errors.ts';
+import { methodNotAllowed, sendError, sendJson } from '../errors.ts';
 import { answerPreflight, writeCors } from '../http/cors.ts';
 import { bearerChallenges, readCredential } from '../auth/bearer.ts';
 import { identifiedSubject, quotaKey } from '../quota/ratelimit.ts';
 import type { Quota } from '../schemas/resources.ts';
 import { quotaResource } from './api/quota.ts';
-import { StoreUnavailableError } from '../stores/errors.ts';
 
 import { IDENTITY_PATH } from '../paths.ts';
 
@@ -60,7 +59,7 @@ export const identityRoute: Route = (app, deps) => {
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     identity(req, res).catch((err: unknown) =>
-      sendError(res, err instanceof StoreUnavailableError ? unavailable() : err, deps.log));
+      sendError(res, err, deps.log));
   };
   app.get(IDENTITY_PATH, handle);
   app.head(IDENTITY_PATH, handle);

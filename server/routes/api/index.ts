@@ -17,7 +17,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppDeps } from '../../app.ts';
 import { chain } from '../../chain.ts';
-import { methodNotAllowed, noRoute, sendError, unavailable } from '../../errors.ts';
+import { methodNotAllowed, noRoute, sendError } from '../../errors.ts';
 import { bearerChallenges, readCredential, type Credential } from '../../auth/bearer.ts';
 import { createClientIpResolver } from '../../net/client-ip.ts';
 import { answerPreflight, API_METHODS, CORS_HEADERS } from '../../http/cors.ts';
@@ -26,7 +26,6 @@ import type { QuotaState } from '../../quota/headers.ts';
 import { anonymousSubject, createQuotaStep, identifiedSubject } from '../../quota/ratelimit.ts';
 import { versionHeaderList } from '../../api-headers.ts';
 import { createPageResolver } from '../../read-model/url.ts';
-import { StoreUnavailableError } from '../../stores/errors.ts';
 import { getCompanyInfoOperation } from './get-company-info.ts';
 import type { ApiShared, Operation } from './operation.ts';
 import { parseQuery } from './query.ts';
@@ -124,7 +123,7 @@ export function createApiHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
 
   const fail = (res: ServerResponse, headers: HeaderList, err: unknown) => {
     headers.push('Cache-Control', 'no-store');
-    sendError(res, err instanceof StoreUnavailableError ? unavailable() : err, deps.log, headers);
+    sendError(res, err, deps.log, headers);
   };
 
   return (req, res) => {
