@@ -22,7 +22,14 @@ export const API_CODES = {
   unavailable: 'agentes_unavailable',
   internal: 'agentes_internal_error',
 } as const;
-export type ApiCode = (typeof API_CODES)[keyof typeof API_CODES];
+/** Stable codes of requests that never reach a route (http/client-errors.ts; the README lists them). */
+export const PROTOCOL_CODES = {
+  badRequest: 'agentes_bad_request',
+  requestTimeout: 'agentes_request_timeout',
+  expectationFailed: 'agentes_expectation_failed',
+  headersTooLarge: 'agentes_headers_too_large',
+} as const;
+export type ApiCode = (typeof API_CODES)[keyof typeof API_CODES] | (typeof PROTOCOL_CODES)[keyof typeof PROTOCOL_CODES];
 
 export type Headers = Record<string, string | number>;
 
@@ -90,7 +97,8 @@ const GENERIC_500 = JSON.stringify({
 /** Bodies of ApiErrors thrown more than once (the 429 of a quota window is one shared error). */
 const errorBodies = new WeakMap<ApiError, Buffer>();
 
-function errorBody(err: ApiError): Buffer {
+/** The REST error body of `err`: the one place its JSON is written (kept per error object). */
+export function errorBody(err: ApiError): Buffer {
   let body = errorBodies.get(err);
   if (body === undefined) {
     const data: { status: number; hint?: string } = { status: err.status };

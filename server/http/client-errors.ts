@@ -9,62 +9,48 @@
  * An HTTP/1.1 request without Host is refused here too (RFC 9112 §3.2 requires the 400; Node's
  * own check, switched off in main.ts, would send it without a body).
  *
- * Codes (stable, outside the API's own table because no route produced them):
- * `agentes_bad_request` 400, `agentes_request_timeout` 408, `agentes_expectation_failed` 417,
- * `agentes_headers_too_large` 431, and `rest_method_not_allowed` 405 for CONNECT.
+ * Codes (errors.ts: PROTOCOL_CODES, and API_CODES for the 405): `agentes_bad_request` 400,
+ * `agentes_request_timeout` 408, `agentes_expectation_failed` 417, `agentes_headers_too_large`
+ * 431, and `rest_method_not_allowed` 405 for CONNECT.
  */
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { sendJson, type Headers } from '../errors.ts';
+import { API_CODES, ApiError, errorBody, PROTOCOL_CODES, sendJson } from '../errors.ts';
 import { closeLingering } from './lingering-close.ts';
 
-export const CLIENT_ERROR_CODES = {
-  badRequest: 'agentes_bad_request',
-  requestTimeout: 'agentes_request_timeout',
-  expectationFailed: 'agentes_expectation_failed',
-  headersTooLarge: 'agentes_headers_too_large',
-  methodNotAllowed: 'rest_method_not_allowed',
-} as const;
-
-interface ErrorAnswer { status: number; code: string; message: string; hint: string; headers?: Headers }
+/** The codes these answers carry. */
+export const CLIENT_ERROR_CODES = [...Object.values(PROTOCOL_CODES), API_CODES.methodNotAllowed] as const;
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request', 405: 'Method Not Allowed', 408: 'Request Timeout', 417: 'Expectation Failed', 431: 'Request Header Fields Too Large',
 };
 
-const body = (a: ErrorAnswer) => JSON.stringify({ code: a.code, message: a.message, data: { status: a.status, hint: a.hint } });
-
 /** A whole HTTP/1.1 response, for a socket that has no ServerResponse; `head`: without the body. */
-function rawResponse(a: ErrorAnswer, head = false): Buffer {
-  const json = Buffer.from(body(a));
+function rawResponse(a: ApiError, head = false): Buffer {
+  const json = errorBody(a);
   const lines = [
     `HTTP/1.1 ${a.status} ${REASONS[a.status]}`,
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${json.length}`,
     'Cache-Control: no-store',
     'Connection: close',
-    ...Object.entries(a.headers ?? {}).map(([k, v]) => `${k}: ${v}`),
+    ...Object.entries(a.headers).map(([k, v]) => `${k}: ${v}`),
   ].join('\r\n');
   return Buffer.concat([Buffer.from(lines + '\r\n\r\n'), head ? Buffer.alloc(0) : json]);
 }
 
-const answers = (a: ErrorAnswer) => ({ full: rawResponse(a), head: rawResponse(a, true) });
-const BAD_REQUEST = answers({
-  status: 400, code: CLIENT_ERROR_CODES.badRequest, message: 'Petición HTTP mal formada.',
-  hint: 'Revise la línea de petición y las cabeceras (RFC 9112).',
-});
-const TIMEOUT = answers({
-  status: 408, code: CLIENT_ERROR_CODES.requestTimeout, message: 'La petición no llegó completa a tiempo.',
-  hint: 'Envíe las cabeceras y el cuerpo sin pausas.',
-});
-const TOO_LARGE = answers({
-  status: 431, code: CLIENT_ERROR_CODES.headersTooLarge, message: 'Las cabeceras de la petición son demasiado grandes.',
-  hint: 'Las cabeceras no pueden superar 16 KB en total.',
-});
-const CONNECT = rawResponse({
-  status: 405, code: CLIENT_ERROR_CODES.methodNotAllowed, message: 'Método no permitido: este servidor no es un proxy.',
-  hint: 'Use GET, HEAD, OPTIONS o POST.', headers: { Allow: 'GET, HEAD, OPTIONS, POST' },
-});
+const answers = (a: ApiError) => ({ full: rawResponse(a), head: rawResponse(a, true) });
+const BAD_REQUEST = answers(new ApiError(400, PROTOCOL_CODES.badRequest, 'Petición HTTP mal formada.',
+  'Revise la línea de petición y las cabeceras (RFC 9112).'));
+const TIMEOUT = answers(new ApiError(408, PROTOCOL_CODES.requestTimeout, 'La petición no llegó completa a tiempo.',
+  'Envíe las cabeceras y el cuerpo sin pausas.'));
+const TOO_LARGE = answers(new ApiError(431, PROTOCOL_CODES.headersTooLarge, 'Las cabeceras de la petición son demasiado grandes.',
+  'Las cabeceras no pueden superar 16 KB en total.'));
+const CONNECT = rawResponse(new ApiError(405, API_CODES.methodNotAllowed, 'Método no permitido: este servidor no es un proxy.',
+  'Use GET, HEAD, OPTIONS o POST.', { Allow: 'GET, HEAD, OPTIONS, POST' }));
+const NO_HOST = new ApiError(400, PROTOCOL_CODES.badRequest, 'Falta la cabecera Host.', 'Toda petición HTTP/1.1 lleva Host (RFC 9112 §3.2).');
+const EXPECTATION = new ApiError(417, PROTOCOL_CODES.expectationFailed, 'Expectativa no admitida.',
+  'La única expectativa admitida es Expect: 100-continue.');
 
 type ParserSocket = Duplex & { _httpMessage?: { headersSent?: boolean } | null };
 
@@ -72,10 +58,7 @@ type ParserSocket = Duplex & { _httpMessage?: { headersSent?: boolean } | null }
 export function refusedWithoutHost(req: http.IncomingMessage, res: http.ServerResponse): boolean {
   if (req.headers.host !== undefined || req.httpVersionMajor !== 1 || req.httpVersionMinor === 0) return false;
   res.shouldKeepAlive = false;
-  sendJson(res, 400, body({
-    status: 400, code: CLIENT_ERROR_CODES.badRequest, message: 'Falta la cabecera Host.',
-    hint: 'Toda petición HTTP/1.1 lleva Host (RFC 9112 §3.2).',
-  }), { 'Cache-Control': 'no-store' });
+  sendJson(res, NO_HOST.status, errorBody(NO_HOST), { 'Cache-Control': 'no-store' });
   return true;
 }
 
@@ -98,9 +81,6 @@ export function answerClientErrors(server: http.Server): void {
   server.on('connect', (_req: http.IncomingMessage, socket: Duplex) => closeLingering(socket, CONNECT));
   server.on('checkExpectation', (_req: http.IncomingMessage, res: http.ServerResponse) => {
     res.shouldKeepAlive = false;
-    sendJson(res, 417, body({
-      status: 417, code: CLIENT_ERROR_CODES.expectationFailed, message: 'Expectativa no admitida.',
-      hint: 'La única expectativa admitida es Expect: 100-continue.',
-    }), { 'Cache-Control': 'no-store' });
+    sendJson(res, EXPECTATION.status, errorBody(EXPECTATION), { 'Cache-Control': 'no-store' });
   });
 }

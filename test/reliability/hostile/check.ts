@@ -217,7 +217,7 @@ export type Family = 'api-op' | 'api' | 'oauth' | 'identity' | 'mcp' | 'other';
 
 const OAUTH_ENDPOINTS = new Set(['/oauth/register', '/oauth/token', '/oauth/revoke', '/oauth/introspect', '/oauth/authorize']);
 const OP = new RegExp(`^${API.replace(/\//g, '\\/')}\\/(search_pages|read_page|get_company_info|quota)\\/?$`);
-const PROTOCOL_CODES = new Set<string>(Object.values(CLIENT_ERROR_CODES));
+const PROTOCOL_CODES = new Set<string>(CLIENT_ERROR_CODES);
 
 export function familyOf(target: string): Family {
   const path = target.split('?')[0]!;
