@@ -10,13 +10,19 @@ import type { LoadedModel } from '../../server/read-model/types.ts';
 import { SearchPagesParams } from '../../server/schemas/params.ts';
 import { searchPages } from '../../server/search/index.ts';
 import { builtReadModel } from '../helpers/built-site.ts';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { SIDECAR_FILE, SidecarSchema } from '../../server/search/sidecar.ts';
 
 const search = suite('search on the built sample site');
 let model: LoadedModel;
 
+let buildDir: string;
+
 search.before(async () => {
   const config = parseConfig();
-  model = await loadModel({ siteUrl: config.siteUrl, readModelDir: config.readModelDir, readPageMaxChars: config.readPageMaxChars }, await builtReadModel());
+  buildDir = await builtReadModel();
+  model = await loadModel({ siteUrl: config.siteUrl, readModelDir: config.readModelDir, readPageMaxChars: config.readPageMaxChars }, buildDir);
 });
 search.after(async () => { await model?.search.close(); });
 
@@ -103,6 +109,13 @@ search("city filter: that city's pages first, then pages for every city, never a
   // A problem with a city still reaches the guide that answers it.
   const leak = await paths('fuga de agua bajo el fregadero', { city: 'sevilla' });
   assert.ok(leak.includes('/guias/fuga-agua-fregadero/'), leak.join());
+});
+
+search('lists of links are not indexed, so they neither match nor give excerpts', async () => {
+  const sidecar = SidecarSchema.parse(JSON.parse(await fs.readFile(path.join(buildDir, 'search', SIDECAR_FILE), 'utf8')));
+  const madrid = sidecar.pages.find((p) => p.path === '/servicios/fontaneria/madrid/')!;
+  assert.not.match(madrid.text, /Más servicios cerca de ti|Fontanería en Valladolid|Guías de fontanería/);
+  assert.match(madrid.text, /Trabajos de fontanería más pedidos en Madrid/, 'the rest of the page is');
 });
 
 search.run();

@@ -49,6 +49,12 @@ test('inflections share a stem; accents never matter', () => {
   assert.is(stem(fold('fontanería')), stem('fontaneria'));
 });
 
+test('nouns Snowball takes for verbs keep their stem: "pared" is not "para"', () => {
+  assert.is(stem('pared'), stem('paredes'));
+  assert.is.not(stem('pared'), stem('para'));
+  assert.is(stem('redes'), stem('red'));
+});
+
 test('the real-match rule: derivations yes, prefixes no', () => {
   const matches = (q: string, w: string) => familyStems(q).has(stem(w));
   assert.ok(matches('fontaneros', 'fontaneria'));

@@ -82,6 +82,14 @@ test('filler is soft, real unknown words are kept as unknown, typos of non-words
   assert.equal(plan('xkzqv').unknown, []);
 });
 
+test('English words the lexicon lacks weigh one unknown Spanish word at most, all together', () => {
+  const many = plan('plumber needed urgently please tomorrow morning').unknown;
+  assert.ok(many.length >= 4, JSON.stringify(many));
+  const sum = many.reduce((a, u) => a + u.weight, 0);
+  assert.ok(Math.abs(sum - UNKNOWN_WEIGHTS.spanish) < 1e-9, `sum ${sum}`);
+  assert.equal(plan('plumber needed').unknown, [{ text: 'needed', weight: UNKNOWN_WEIGHTS.english }], 'one alone keeps its weight');
+});
+
 test('intents: every meaningful word of a phrase, in any order', () => {
   const a = plan('xq se ha ido la luz en mi casa');
   assert.equal(a.intents.length, 1);

@@ -12,7 +12,7 @@ import { unified } from 'unified';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
-import { inline, markdownToText, REWRITES } from '../../../server/search/plain-text.ts';
+import { headingText, inline, markdownToText, REWRITES, withoutLinkLists } from '../../../server/search/plain-text.ts';
 import { words } from '../../../server/search/text.ts';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'build-scripts', 'fixtures', 'markdown');
@@ -84,6 +84,18 @@ test('each inline rewrite skipped for want of its characters is one that would c
   const piece = fc.constantFrom('\\', '`', '!', '[', ']', '(', ')', '<', '>', '*', '_', '~', '&', '#', ';', 'x', '1', 'amp', 'nbsp', 'http:', '@', '"', ' ', 'a', 'ñ', '\uE000', '\uE001');
   const seed = Number(process.env.FC_SEED) || Date.now();
   fc.assert(fc.property(fc.array(piece, { maxLength: 40 }).map((p) => p.join('')), (s) => inline(s) === unguarded(s)), { seed, numRuns: 20_000 });
+});
+
+test('lists of links go, with the heading of a section that held only them; text and mixed lists stay', () => {
+  const md = [
+    '# Fontanería en Madrid', '', 'Texto del servicio.', '',
+    '## Guías de fontanería', '', '- [Cisterna que pierde agua](https://x.test/guias/cisterna/)', '- [Olor a desagüe](https://x.test/guias/olor/).', '',
+    '## Trabajos', '', '- Cambio de grifos', '- Ver [precios](https://x.test/precios/) antes', '',
+    '## Más servicios', '', '1. [Desatascos en Madrid](https://x.test/desatascos/madrid/)', '',
+  ].join('\n');
+  const text = markdownToText(withoutLinkLists(md));
+  assert.is(text, 'Fontanería en Madrid. Texto del servicio. Trabajos. Cambio de grifos. Ver precios antes.');
+  assert.is(headingText(md), 'Fontanería en Madrid Guías de fontanería Trabajos Más servicios');
 });
 
 test.run();
