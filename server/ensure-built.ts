@@ -8,13 +8,14 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { ROOT, type Config } from './config.ts';
 import { BUILDS_DIR, POINTER_FILE } from './read-model/pointer.ts';
-import { READ_MODEL_SCHEMA_VERSION } from './schemas/read-model.ts';
+import { PointerSchema, READ_MODEL_SCHEMA_VERSION } from './schemas/read-model.ts';
 
 /** The current read-model build exists and is of this code's format. */
 export function readModelUsable(readModelDir: string): boolean {
   try {
-    const { build_id: id } = JSON.parse(fs.readFileSync(path.join(readModelDir, POINTER_FILE), 'utf8')) as { build_id?: unknown };
-    if (typeof id !== 'string' || !/^[A-Za-z0-9_-]+$/.test(id)) return false;
+    const pointer = PointerSchema.safeParse(JSON.parse(fs.readFileSync(path.join(readModelDir, POINTER_FILE), 'utf8')));
+    if (!pointer.success) return false;
+    const id = pointer.data.build_id;
     const manifest = JSON.parse(fs.readFileSync(path.join(readModelDir, BUILDS_DIR, id, 'manifest.json'), 'utf8')) as { schema_version?: unknown };
     return manifest.schema_version === READ_MODEL_SCHEMA_VERSION;
   } catch {

@@ -27,6 +27,8 @@ export const normalizeQuery = (query: string): string => words(query).join(' ');
 /** Synonyms match at this weight of the word typed. */
 export const SYNONYM_WEIGHT = 0.8;
 const TOO_SHORT = /^(?:[a-z]{1,2}|\d+)$/;
+/** Filler words on more than this share of the pages are not looked up: they weigh next to nothing, and cost a Pagefind call ("de", "la"). */
+const SOFT_MAX_PAGE_SHARE = 0.25;
 /** Words shorter than this are not corrected. */
 const TYPO_MIN = 4;
 /**
@@ -187,11 +189,13 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
   }
 
   const intents = matchIntents(lexicon.intents, terms, meant, bySynonym);
+  const lookedUp = (t: Term) => vocabulary.size === 0
+    || t.alternatives.every((a) => a.words.every((w) => vocabulary.familyPages(w) <= SOFT_MAX_PAGE_SHARE * vocabulary.size));
   // English words the lexicon lacks are mostly the grammar around the words it translates: together
   // they weigh no more than one unknown Spanish word.
   const english = unknown.filter((u) => u.weight === UNKNOWN_WEIGHTS.english);
   if (english.length * UNKNOWN_WEIGHTS.english > UNKNOWN_WEIGHTS.spanish) {
     for (const u of english) u.weight = UNKNOWN_WEIGHTS.spanish / english.length;
   }
-  return { cities, terms, soft, unknown, intents };
+  return { cities, terms, soft: soft.filter(lookedUp), unknown, intents };
 }

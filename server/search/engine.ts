@@ -61,8 +61,6 @@ const WARM_BUDGET_MS = 3000;
  * "zonas") hold a hit per page each — most of the cache's memory — and are rarely searched alone.
  */
 const WARM_MAX_PAGE_SHARE = 0.1;
-/** Filler words on more than this share of the pages are not looked up (they weigh next to nothing). */
-const SOFT_MAX_PAGE_SHARE = 0.25;
 
 export interface PageInfo {
   title: string;
@@ -183,8 +181,11 @@ export class SearchEngine {
     private readonly cursors: CursorCodec,
     /** Query words to look up at open (see WARM_CACHE_WORDS). */
     private readonly warmTerms: readonly string[] = [],
-  ) {}
+  ) {
+    for (const d of docs.values()) this.byPath.set(d.path, d);
+  }
 
+  /** The pages by site path (what intents name). */
   private readonly byPath = new Map<string, Doc>();
 
   /** Pages the engine can return. */
@@ -278,14 +279,10 @@ export class SearchEngine {
 
   private async rank(scope: string, normalized: string, city: CityFilter): Promise<Entry> {
     const analysis = analyze(normalized, this.lexicon, this.vocabulary);
-    // Filler words on most pages ("de", "la", "casa") would cost a Pagefind call each for no weight.
-    const maxPages = this.docs.size * SOFT_MAX_PAGE_SHARE;
-    analysis.soft = analysis.soft.filter((t) => t.alternatives.every((a) => a.words.every((w) => this.vocabulary.familyPages(w) <= maxPages)));
     const [terms, soft] = await Promise.all([
       Promise.all(analysis.terms.map((t) => this.termMatches(t))),
       Promise.all(analysis.soft.map((t) => this.termMatches(t))),
     ]);
-    if (this.byPath.size === 0) for (const d of this.docs.values()) this.byPath.set(d.path, d);
     const ranked: Ranked[] = rank({ analysis, terms, soft, docs: this.byPath, pages: this.docs.size, city });
     if (ranked.length > MAX_OFFSET) ranked.length = MAX_OFFSET;
     return { scope, ranked };

@@ -48,7 +48,7 @@ export function withinOneEdit(a: string, b: string): boolean {
 }
 
 /** Strings grouped by length, so an edit-distance scan only reads lengths n-1..n+1. */
-function byLength(list: Iterable<string>): Map<number, string[]> {
+export function byLength(list: Iterable<string>): Map<number, string[]> {
   const out = new Map<number, string[]>();
   for (const w of list) {
     const bucket = out.get(w.length);
@@ -58,7 +58,7 @@ function byLength(list: Iterable<string>): Map<number, string[]> {
   return out;
 }
 
-function* near(buckets: ReadonlyMap<number, readonly string[]>, n: number): Iterable<string> {
+export function* near(buckets: ReadonlyMap<number, readonly string[]>, n: number): Iterable<string> {
   for (let l = n - 1; l <= n + 1; l++) yield* buckets.get(l) ?? [];
 }
 
