@@ -10,9 +10,6 @@ import { revokeEndpoint } from './revoke.ts';
 import { tokenEndpoint } from './token.ts';
 import type { OAuthContext } from './respond.ts';
 
-export { AUTHORIZE_PATH, INTROSPECT_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH } from '../../paths.ts';
-export { acceptedResources } from './token.ts';
-
 export const oauthRoutes: Route = (app, deps) => {
   const resolveIp = createClientIpResolver(deps.config.trustProxy);
   const ctx: OAuthContext = {
