@@ -9,7 +9,8 @@ import type { Logger } from './log.ts';
 import type { Store } from './stores/types.ts';
 import type { TokenVerifier } from './auth/types.ts';
 import type { ModelHolder } from './read-model/types.ts';
-import { sendError } from './errors.ts';
+import type { Operation } from './operations/operation.ts';
+import { sendError } from './http/error-response.ts';
 
 export interface AppDeps {
   config: Config;
@@ -17,6 +18,8 @@ export interface AppDeps {
   store: Store;
   tokens: TokenVerifier;
   model: ModelHolder;
+  /** The content operations, served over REST and MCP and described in /openapi.json (operations/index.ts). */
+  operations: readonly Operation[];
   /** Injected clock (ms since epoch) for tests of expiry. */
   clock: () => number;
 }

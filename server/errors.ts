@@ -1,11 +1,10 @@
 /**
- * The one error family. Handlers throw; `sendError` is the only place an error becomes a
- * response. REST errors use the contract's Error shape; OAuth endpoints use RFC 6749 §5.2. A
- * store that cannot answer (StoreUnavailableError) is a 503 with Retry-After here too.
+ * The one error family: REST/MCP errors (ApiError, stable `code`s below) and OAuth endpoint
+ * errors (OAuthError, RFC 6749 §5.2), each with its status. Handlers throw; `errorOf` is the one
+ * mapping of anything else to a status. Rendering is per wire format, once each: API JSON
+ * (http/error-response.ts), RFC 6749 JSON (routes/oauth/respond.ts), JSON-RPC and tool errors
+ * (mcp/http-errors.ts, mcp/results.ts), answers before routing (http/client-errors.ts).
  */
-import type { ServerResponse } from 'node:http';
-import type { Logger } from './log.ts';
-import type { HeaderList } from './http/header-list.ts';
 import { StoreUnavailableError } from './stores/errors.ts';
 
 /** Stable `code` values of REST errors (documented in the README). */
@@ -62,8 +61,12 @@ export const missingParam = (name: string) =>
 export const invalidParam = (name: string, detail: string) =>
   new ApiError(400, API_CODES.invalidParam, `Parámetro no válido: ${name}. ${detail}`, name);
 
-export const noRoute = () =>
-  new ApiError(404, API_CODES.noRoute, 'No existe esa operación.', 'Operaciones: search_pages, read_page, get_company_info, quota. Véase /openapi.json.');
+/** `paths`: the operations' paths under the API base, as the hint lists them. */
+export const noRoute = (paths: readonly string[]) =>
+  new ApiError(404, API_CODES.noRoute, 'No existe esa operación.', `Operaciones: ${paths.join(', ')}. Véase /openapi.json.`);
+
+/** Nothing at this address (outside the API's operations): `message` says what, `hint` where to look. */
+export const noResource = (message: string, hint: string) => new ApiError(404, API_CODES.noRoute, message, hint);
 
 export const methodNotAllowed = (allow: string) =>
   new ApiError(405, API_CODES.methodNotAllowed, `Método no permitido. Use ${allow}.`, `Métodos admitidos: ${allow}`, { Allow: allow });
@@ -75,56 +78,16 @@ export const pageNotFound = () =>
 export const unavailable = (retryAfterSeconds = 5) =>
   new ApiError(503, API_CODES.unavailable, 'Servicio no disponible temporalmente.', `Reintente dentro de ${retryAfterSeconds} segundos.`, { 'Retry-After': retryAfterSeconds });
 
-export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-
 /**
- * Writes a JSON answer in one `writeHead`: `list` (what the answer already carries: the API's
- * version, CORS and rate-limit headers), then `headers`, then the content headers.
+ * What a thrown value answers: itself when it is of the family; a store that cannot answer
+ * (StoreUnavailableError) is the client's retryable 503, never a 500, in the API's shape or
+ * OAuth's (RFC 6749 §4.1.2.1 `temporarily_unavailable`); null for anything unexpected, which
+ * the renderer logs and answers 500.
  */
-export function sendJson(res: ServerResponse, status: number, body: string | Buffer, headers: Headers = {}, list: HeaderList = []): void {
-  for (const name in headers) list.push(name, '' + headers[name]);
-  list.push('Content-Type', JSON_CONTENT_TYPE, 'Content-Length', '' + (typeof body === 'string' ? Buffer.byteLength(body) : body.length));
-  res.writeHead(status, list);
-  res.end(body);
-}
-
-const GENERIC_500 = JSON.stringify({
-  code: API_CODES.internal,
-  message: 'Error interno del servidor.',
-  data: { status: 500, hint: 'Inténtelo de nuevo más tarde.' },
-});
-
-/** Bodies of ApiErrors thrown more than once (the 429 of a quota window is one shared error). */
-const errorBodies = new WeakMap<ApiError, Buffer>();
-
-/** The REST error body of `err`: the one place its JSON is written (kept per error object). */
-export function errorBody(err: ApiError): Buffer {
-  let body = errorBodies.get(err);
-  if (body === undefined) {
-    const data: { status: number; hint?: string } = { status: err.status };
-    if (err.hint !== undefined) data.hint = err.hint;
-    body = Buffer.from(JSON.stringify({ code: err.code, message: err.message, data }));
-    errorBodies.set(err, body);
-  }
-  return body;
-}
-
-/**
- * Turns anything thrown into a JSON response. Headers already set on `res`, or collected in
- * `list` (the API's rate-limit headers), are kept.
- */
-export function sendError(res: ServerResponse, err: unknown, log: Logger, list: HeaderList = []): void {
-  if (res.headersSent) { res.destroy(); return; }
-  if (err instanceof StoreUnavailableError) err = unavailable();
-  if (err instanceof ApiError) {
-    sendJson(res, err.status, errorBody(err), err.headers, list);
-    return;
-  }
-  if (err instanceof OAuthError) {
-    list.push('Cache-Control', 'no-store', 'Pragma', 'no-cache');
-    sendJson(res, err.status, JSON.stringify({ error: err.error, error_description: err.description }), err.headers, list);
-    return;
-  }
-  log.error('unexpected error', err);
-  sendJson(res, 500, GENERIC_500, {}, list);
+export function errorOf(err: unknown, shape: 'api' | 'oauth'): ApiError | OAuthError | null {
+  if (err instanceof ApiError || err instanceof OAuthError) return err;
+  if (!(err instanceof StoreUnavailableError)) return null;
+  return shape === 'api'
+    ? unavailable()
+    : new OAuthError(503, 'temporarily_unavailable', 'The service is temporarily unavailable; retry shortly.', { 'Retry-After': 1 });
 }

@@ -10,21 +10,22 @@
  * Every challenge carries `resource_metadata` (RFC 9728 §5.1) written with quotes, which is how
  * the MCP SDK client reads it.
  *
- * Which quota a valid token gets is the operation's call (routes/api/operation.ts): on content
+ * Which quota a valid token gets is the operation's access (operations/operation.ts): on content
  * operations only `content:read` raises it to the client's `identificado` window; a valid token
  * without that scope (e.g. only `quota:read`) reads content on the anonymous window of its IP,
  * since content needs no credential and the token grants nothing more there.
  */
 import type { IncomingMessage } from 'node:http';
 import type { TokenInfo, TokenVerifier } from './types.ts';
-import { ApiError, API_CODES, unavailable } from '../errors.ts';
+import { ApiError, API_CODES } from '../errors.ts';
 import { StoreUnavailableError } from '../stores/errors.ts';
 import { API_BASE, AUTH_MD_PATH, protectedResourcePath, REGISTER_PATH, TOKEN_PATH } from '../paths.ts';
 
 export type Credential =
   | { kind: 'none' }
   | { kind: 'token'; token: TokenInfo }
-  | { kind: 'invalid'; error: ApiError };
+  /** A refused credential (401), or a store that could not check it (its 503: errors.ts `errorOf`). */
+  | { kind: 'invalid'; error: ApiError | StoreUnavailableError };
 
 const NONE: Credential = { kind: 'none' };
 /** RFC 6750 §2.1 b64token, with optional surrounding spaces. */
@@ -85,7 +86,7 @@ export function readCredential(req: IncomingMessage, tokens: TokenVerifier, chal
   return tokens.verify(token).then(
     (info): Credential => (info ? { kind: 'token', token: info } : invalidOrExpired(challenges)),
     (err: unknown): Credential => {
-      if (err instanceof StoreUnavailableError) return { kind: 'invalid', error: unavailable() };
+      if (err instanceof StoreUnavailableError) return { kind: 'invalid', error: err };
       throw err;
     },
   );

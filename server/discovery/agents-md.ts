@@ -10,7 +10,8 @@ import { CITY_SLUGS } from '../schemas/cities.ts';
 import { LIMITS, SEARCH_CITY_HELP, SEARCH_QUERY_HELP } from '../schemas/params.ts';
 import { COMPANY_SECTION_FIELDS, COMPANY_SECTIONS } from '../schemas/resources.ts';
 import { links } from './links.ts';
-import { errorCodesFor, OPERATIONS } from './openapi.ts';
+import { errorCodesFor } from './openapi.ts';
+import { OPERATIONS, operationPath } from '../operations/index.ts';
 import { code, hostOf, perWindow } from './text.ts';
 
 export type AgentsMdConfig = Pick<Config, 'siteUrl' | 'baseUrl' | 'rateLimit' | 'readPageMaxChars' | 'deprecation'>;
@@ -34,7 +35,7 @@ export function buildAgentsMd(config: AgentsMdConfig): string {
   const { anonymous, identified, windowSeconds } = config.rateLimit;
   const per = perWindow(windowSeconds);
   const b = config.baseUrl;
-  const op = (id: keyof typeof OPERATIONS) => b + OPERATIONS[id];
+  const op = (name: string) => b + operationPath(name);
   const sections = Object.entries(COMPANY_SECTION_FIELDS)
     .map(([s, fields]) => `     - ${code(s)}: ${fields.map(code).join(', ')}`);
   const statuses = [400, 401, 403, 404, 405, 429, 500, 503];
@@ -119,7 +120,7 @@ export function buildAgentsMd(config: AgentsMdConfig): string {
     '',
     `Las mismas operaciones están disponibles como herramientas MCP en \`POST ${l.mcpResource}\` (transporte Streamable HTTP, sin sesión):`,
     '',
-    ...(Object.keys(OPERATIONS) as (keyof typeof OPERATIONS)[]).map((id) => `- \`${id}\`${id === 'get_quota' ? ' (requiere token con `quota:read`)' : ''}`),
+    ...OPERATIONS.map((o) => `- \`${o.name}\`${o.access.kind === 'token' ? ` (requiere token con \`${o.access.scope}\`)` : ''}`),
     '',
     'Se aplican las mismas cuotas, tokens y alcances que en la API REST; el token es opcional salvo para `get_quota`, y un token no válido recibe 401 con `resource_metadata`.',
     `Tarjeta del servidor: ${l.mcpServerCard}. Metadatos del recurso protegido: ${l.protectedResourceMcp}.`,

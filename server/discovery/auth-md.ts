@@ -12,7 +12,8 @@ import { SCOPES } from '../auth/types.ts';
 import { LIMITS as OAUTH_LIMITS } from '../auth/oauth-limits.ts';
 import { acceptedResources } from '../routes/oauth/token.ts';
 import { links } from './links.ts';
-import { OPERATIONS, SCOPE_DESCRIPTIONS } from './openapi.ts';
+import { SCOPE_DESCRIPTIONS } from './openapi.ts';
+import { operationPath } from '../operations/index.ts';
 import { code, duration, hostOf, perWindow } from './text.ts';
 
 export type AuthMdConfig = Pick<Config, 'siteUrl' | 'baseUrl' | 'rateLimit'>;
@@ -99,7 +100,7 @@ export function buildAuthMd(config: AuthMdConfig): string {
     'Envíelo en la cabecera `Authorization: Bearer <token>` (no se admite en la URL). Las respuestas muestran la cuota elevada:',
     '',
     ...sh(
-      `curl -si -H "Authorization: Bearer $TOKEN" '${b}${OPERATIONS.get_company_info}?section=contact'`,
+      `curl -si -H "Authorization: Bearer $TOKEN" '${b}${operationPath('get_company_info')}?section=contact'`,
     ),
     '',
     '```http',
@@ -115,10 +116,10 @@ export function buildAuthMd(config: AuthMdConfig): string {
     '',
     '## 4. Consultar la cuota y la identidad',
     '',
-    `\`GET ${b}${OPERATIONS.get_quota}\` exige el alcance \`quota:read\` (sin token: 401; sin ese alcance: 403). \`GET ${l.identity}\` acepta un token de cualquier alcance y devuelve \`client_id\`, \`client_name\` (si lo registró), \`scope\`, \`token_expires_at\` (segundos desde epoch) y \`quota\`, sin gastar cuota.`,
+    `\`GET ${b}${operationPath('get_quota')}\` exige el alcance \`quota:read\` (sin token: 401; sin ese alcance: 403). \`GET ${l.identity}\` acepta un token de cualquier alcance y devuelve \`client_id\`, \`client_name\` (si lo registró), \`scope\`, \`token_expires_at\` (segundos desde epoch) y \`quota\`, sin gastar cuota.`,
     '',
     ...sh(
-      `curl -s -H "Authorization: Bearer $TOKEN" ${b}${OPERATIONS.get_quota}`,
+      `curl -s -H "Authorization: Bearer $TOKEN" ${b}${operationPath('get_quota')}`,
       `curl -s -H "Authorization: Bearer $TOKEN" ${l.identity}`,
     ),
     '',
@@ -136,7 +137,7 @@ export function buildAuthMd(config: AuthMdConfig): string {
     '',
     ...sh(
       `curl -s -o /dev/null -w '%{http_code}\\n' -u "$CLIENT_ID:$CLIENT_SECRET" -d "token=$TOKEN" ${l.revoke}`,
-      `curl -s -o /dev/null -w '%{http_code}\\n' -H "Authorization: Bearer $TOKEN" ${b}${OPERATIONS.get_quota}`,
+      `curl -s -o /dev/null -w '%{http_code}\\n' -H "Authorization: Bearer $TOKEN" ${b}${operationPath('get_quota')}`,
     ),
     '',
     '## Alcances',

@@ -14,7 +14,7 @@ import type { Config } from '../config.ts';
 import type { LoadedModel, LoadedPage } from '../read-model/types.ts';
 import type { CompanyInfo } from '../schemas/resources.ts';
 import { links } from './links.ts';
-import { OPERATIONS } from './openapi.ts';
+import { operationPath } from '../operations/index.ts';
 import { perWindow } from './text.ts';
 
 export type LlmsConfig = Pick<Config, 'siteUrl' | 'baseUrl' | 'rateLimit'>;
@@ -58,7 +58,7 @@ export function buildLlmsTxt(config: LlmsConfig, model: LlmsModel): string {
     `> ${summary(info)}`,
     '',
     `Cada enlace es una página HTML que también responde en Markdown si se pide con \`Accept: text/markdown\`. `
-      + `La API de solo lectura devuelve el mismo texto: \`GET ${b}${OPERATIONS.read_page}?url=<url>\`; para buscar, \`GET ${b}${OPERATIONS.search_pages}?query=<texto>\`. `
+      + `La API de solo lectura devuelve el mismo texto: \`GET ${b}${operationPath('read_page')}?url=<url>\`; para buscar, \`GET ${b}${operationPath('search_pages')}?query=<texto>\`. `
       + `Sin registro: ${config.rateLimit.anonymous} peticiones ${perWindow(config.rateLimit.windowSeconds)} por IP; con un token gratuito, ${config.rateLimit.identified}. El sitio no reserva ni cobra nada en línea.`,
     '',
     '## Para agentes',

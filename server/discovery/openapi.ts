@@ -1,22 +1,18 @@
 /**
  * GET /openapi.json — the OpenAPI 3.1 contract of the content API (conformance.md §10), built from
- * the live Config and the one schema source (server/schemas): parameters from params.ts,
- * responses from resources.ts, error codes from errors.ts, scopes from auth/types.ts. Nothing in
- * it is kept in step by hand.
+ * the live Config and the operations' definitions (server/operations): their paths, texts,
+ * parameters, bodies and access; error codes from errors.ts, scopes from auth/types.ts. Nothing
+ * in it is kept in step by hand.
  */
-import type { z } from 'zod';
 import type { Config } from '../config.ts';
 import { SCOPES, type Scope } from '../auth/types.ts';
 import { DEFAULT_SCOPE } from '../auth/clients.ts';
 import { TOKEN_TTL_SECONDS } from '../auth/tokens.ts';
 import { API_CODES } from '../errors.ts';
 import { API_VERSION } from '../api-headers.ts';
-import { GetCompanyInfoParams, GetQuotaParams, ReadPageParams, SearchPagesParams } from '../schemas/params.ts';
-import {
-  CityEntrySchema, CompanyInfoSchema, COMPANY_SECTION_FIELDS, ErrorSchema, PageSchema, QuotaSchema,
-  SearchResponseSchema, SearchResultSchema, ServiceEntrySchema, ServiceModelSchema,
-} from '../schemas/resources.ts';
-import { CitySlugSchema } from '../schemas/cities.ts';
+import { OPERATIONS } from '../operations/index.ts';
+import type { Operation } from '../operations/operation.ts';
+import { ErrorSchema } from '../schemas/resources.ts';
 import { componentSchemas, inputProperties, type JsonSchema } from './json-schema.ts';
 import { links } from './links.ts';
 
@@ -24,15 +20,6 @@ export const OPENAPI_VERSION = '3.1.0';
 export const CONTRACT_VERSION = '1.0.0';
 /** RFC 9727 / IANA media type of an OpenAPI 3.1 description. */
 export const OPENAPI_MEDIA_TYPE = 'application/vnd.oai.openapi+json;version=3.1';
-
-/** operationId → path under the API base. The MCP tools carry the same names. */
-export const OPERATIONS = {
-  search_pages: '/search_pages',
-  read_page: '/read_page',
-  get_company_info: '/get_company_info',
-  get_quota: '/quota',
-} as const;
-export type OperationId = keyof typeof OPERATIONS;
 
 export type OpenApiConfig = Pick<Config, 'siteUrl' | 'baseUrl' | 'rateLimit' | 'deprecation'>;
 export type OpenApiDocument = JsonSchema & {
@@ -62,7 +49,8 @@ export const errorCodesFor = (status: number): readonly string[] => CODES_BY_STA
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 const codes = (status: number) => errorCodesFor(status).map((c) => `\`${c}\``).join(', ');
 
-export function buildOpenApi(config: OpenApiConfig): OpenApiDocument {
+/** `operations`: what the server serves (all of operations/index.ts unless it was given others). */
+export function buildOpenApi(config: OpenApiConfig, operations: readonly Operation[] = OPERATIONS): OpenApiDocument {
   const l = links(config);
   const { anonymous, identified, windowSeconds } = config.rateLimit;
   const deprecated = config.deprecation !== null;
@@ -151,117 +139,50 @@ export function buildOpenApi(config: OpenApiConfig): OpenApiDocument {
     content: { 'application/json': { schema: ref('schemas', schema) } },
   });
 
-  const contentErrors = {
-    '304': ref('responses', 'NotModified'),
-    '400': ref('responses', 'BadRequest'),
-    '401': ref('responses', 'Unauthorized'),
-    '404': ref('responses', 'NotFound'),
-    '429': ref('responses', 'TooManyRequests'),
-    '500': ref('responses', 'InternalError'),
-    '503': ref('responses', 'ServiceUnavailable'),
-  };
-  const contentSecurity = [{}, { oauth2: ['content:read'] }];
+  /** The errors an operation can answer with, by its access and whether its 200 is cacheable. */
+  const errorsOf = (op: Operation) => op.access.kind === 'open'
+    ? {
+        ...(op.cacheable ? { '304': ref('responses', 'NotModified') } : {}),
+        '400': ref('responses', 'BadRequest'),
+        '401': ref('responses', 'Unauthorized'),
+        '404': ref('responses', 'NotFound'),
+        '429': ref('responses', 'TooManyRequests'),
+        '500': ref('responses', 'InternalError'),
+        '503': ref('responses', 'ServiceUnavailable'),
+      }
+    : {
+        '401': ref('responses', 'Unauthorized'),
+        '403': ref('responses', 'Forbidden'),
+        '429': ref('responses', 'TooManyRequests'),
+        '500': ref('responses', 'InternalError'),
+        '503': ref('responses', 'ServiceUnavailable'),
+      };
+  const securityOf = (op: Operation) => (op.access.kind === 'open'
+    ? [{}, { oauth2: [op.access.raisedBy] }]
+    : [{ oauth2: [op.access.scope] }]);
 
-  const operation = (
-    operationId: OperationId,
-    summary: string,
-    description: string,
-    params: z.ZodObject,
-    tag: string,
-    security: unknown[],
-    responses: Record<string, unknown>,
-  ) => ({
-    operationId,
-    summary,
-    description,
-    tags: [tag],
-    ...(deprecated ? { deprecated: true } : {}),
-    parameters: inputProperties(params).map((p) => ({
-      name: p.name,
-      in: 'query',
-      required: p.required,
-      ...(p.description ? { description: p.description } : {}),
-      schema: p.schema,
-    })),
-    security,
-    responses,
-  });
+  const paths = Object.fromEntries(operations.map((op) => ['/' + op.path, {
+    get: {
+      operationId: op.name,
+      summary: op.rest.summary,
+      description: op.rest.description,
+      tags: [op.tag],
+      ...(deprecated ? { deprecated: true } : {}),
+      parameters: inputProperties(op.input).map((p) => ({
+        name: p.name,
+        in: 'query',
+        required: p.required,
+        ...(p.description ? { description: p.description } : {}),
+        schema: p.schema,
+      })),
+      security: securityOf(op),
+      responses: { '200': ok(op.output.name, op.output.description, op.cacheable), ...errorsOf(op) },
+    },
+  }]));
 
-  const sectionList = Object.entries(COMPANY_SECTION_FIELDS)
-    .map(([section, fields]) => `\`${section}\`: ${fields.map((f) => `\`${f}\``).join(', ')}`)
-    .join('; ');
-
-  const paths = {
-    [OPERATIONS.search_pages]: {
-      get: operation(
-        'search_pages',
-        'Buscar páginas publicadas',
-        'Busca en las páginas publicadas por servicio, problema, pregunta sobre el servicio o ciudad y devuelve las URL más relevantes con un extracto; '
-          + 'si el sitio no ofrece lo que se busca, 0 resultados. '
-          + 'Es el punto de entrada normal: pase después la `url` de un resultado a `read_page`. '
-          + 'Para la página siguiente, repita la búsqueda con `cursor` = `next_cursor`.',
-        SearchPagesParams,
-        'contenido',
-        contentSecurity,
-        { '200': ok('SearchResponse', 'Resultados de esta página.', true), ...contentErrors },
-      ),
-    },
-    [OPERATIONS.read_page]: {
-      get: operation(
-        'read_page',
-        'Leer una página en Markdown',
-        'Devuelve el texto completo de una página publicada en Markdown, sin menús ni pie. '
-          + '`truncated` es true cuando el texto se ha cortado. 404 si la página no existe.',
-        ReadPageParams,
-        'contenido',
-        contentSecurity,
-        { '200': ok('Page', 'La página.', true), ...contentErrors },
-      ),
-    },
-    [OPERATIONS.get_company_info]: {
-      get: operation(
-        'get_company_info',
-        'Datos de la empresa',
-        'Marca, razón social, NIF, dirección, contacto, horario, modelo de servicio (quién realiza, presupuesta, factura y garantiza el trabajo), '
-          + 'impuestos, precios orientativos y la lista de servicios y ciudades con sus URL. '
-          + `Solo se devuelve la parte pedida en \`section\`; \`all\` lo devuelve todo. Campos por sección: ${sectionList}.`,
-        GetCompanyInfoParams,
-        'contenido',
-        contentSecurity,
-        { '200': ok('CompanyInfo', 'Los datos de la sección pedida.', true), ...contentErrors },
-      ),
-    },
-    [OPERATIONS.get_quota]: {
-      get: operation(
-        'get_quota',
-        'Cuota del cliente identificado',
-        'Política, límite por ventana, peticiones usadas y segundos hasta el reinicio del cliente del token. '
-          + 'Es la única operación que exige token, con el alcance `quota:read`. La propia llamada cuenta.',
-        GetQuotaParams,
-        'cuota',
-        [{ oauth2: ['quota:read'] }],
-        {
-          '200': ok('Quota', 'La cuota del cliente.', false),
-          '401': ref('responses', 'Unauthorized'),
-          '403': ref('responses', 'Forbidden'),
-          '429': ref('responses', 'TooManyRequests'),
-          '500': ref('responses', 'InternalError'),
-          '503': ref('responses', 'ServiceUnavailable'),
-        },
-      ),
-    },
-  };
-
+  // Each operation's body and the parts it is made of, then the error body: each named once.
   const schemas = componentSchemas({
-    SearchResponse: SearchResponseSchema,
-    SearchResult: SearchResultSchema,
-    Page: PageSchema,
-    CompanyInfo: CompanyInfoSchema,
-    ServiceModel: ServiceModelSchema,
-    ServiceEntry: ServiceEntrySchema,
-    CityEntry: CityEntrySchema,
-    CitySlug: CitySlugSchema,
-    Quota: QuotaSchema,
+    ...Object.fromEntries(operations.flatMap((op) => [[op.output.name, op.output.schema], ...Object.entries(op.output.parts ?? {})])),
     Error: ErrorSchema,
   });
   const allCodes = Object.values(API_CODES).map((c) => `\`${c}\``).join(', ');

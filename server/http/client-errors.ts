@@ -15,7 +15,9 @@
  */
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { API_CODES, ApiError, errorBody, PROTOCOL_CODES, sendJson } from '../errors.ts';
+import { API_CODES, ApiError, PROTOCOL_CODES } from '../errors.ts';
+import { errorBody } from './error-response.ts';
+import { sendJson } from './json.ts';
 import { closeLingering } from './lingering-close.ts';
 
 /** The codes these answers carry. */

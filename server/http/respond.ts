@@ -5,7 +5,7 @@
  * `writeHead`, after the headers the caller collected in `headers` (header-list.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { JSON_CONTENT_TYPE } from '../errors.ts';
+import { JSON_CONTENT_TYPE } from './json.ts';
 import type { Representation } from '../read-model/types.ts';
 import { makeDynamicRepresentation, negotiateEncoding, type Encoding } from '../compression.ts';
 import { ifNoneMatchHits } from './conditional.ts';

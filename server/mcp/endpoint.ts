@@ -6,17 +6,18 @@
  *   2. OPTIONS → preflight 204; any method other than POST → 405 `Allow: POST` (a GET would open
  *      an SSE stream, which a stateless server has nothing to send on);
  *   3. the bearer check shared with the REST API (auth/bearer.ts): no token is anonymous; a
- *      bad token is counted on its IP's anonymous window (token guessing is throttled as in REST)
- *      and answered 401 with `resource_metadata` naming the MCP resource's metadata;
+ *      bad token goes through the pipeline's admission (counted on its IP's anonymous window, so
+ *      token guessing is throttled as in REST) and is answered 401 with `resource_metadata`
+ *      naming the MCP resource's metadata;
  *   4. the body, at most MCP_BODY_LIMIT bytes (413 beyond);
  *   5. the SDK's own transport and a fresh low-level `Server` for this request (the SDK's stateless
  *      pattern): it answers 406 (Accept), 415 (Content-Type), -32700 (bad JSON), 202 (notifications),
  *      `initialize` and `tools/list`, and hands each `tools/call` to `callTool`;
- *   6. `callTool`: unknown tool → JSON-RPC -32602; else the call is counted exactly as a REST call
- *      of the same operation (IP or client_id, same windows and headers); over the quota → a tool
- *      error saying how long to wait and how to raise the quota, and the HTTP answer becomes 429
- *      with Retry-After; then the arguments (bad → `isError` naming the parameter and its bounds);
- *      then the operation shared with REST.
+ *   6. `callTool`: unknown tool → JSON-RPC -32602; else the operation's call goes through the
+ *      pipeline shared with REST (server/pipeline: the same windows, headers, scopes, parameter
+ *      checks and operation code); over the quota → a tool error saying how long to wait and how
+ *      to raise the quota, and the HTTP answer becomes 429 with Retry-After; any other refusal
+ *      (a parameter, a page that does not exist, a missing scope) → `isError` saying what to do.
  * `initialize`, `tools/list` and notifications are not counted: they read nothing of the site and
  * a host sends them on every connection. While the quota store is down, quotas are counted per
  * process (stores/fallback.ts, shared with REST) and a token, which cannot be checked,
@@ -27,8 +28,8 @@
  * tools/list, and validates arguments with zod's English messages. The web-standard transport is
  * used directly (not its Node wrapper) so the status can become 429 after the tool has run.
  *
- * Building the Server and transport per request costs about 55 µs with the shared validator
- * below, a small part of a tools/call, so the per-request pattern is kept.
+ * Building the Server and transport per request is cheap beside a tools/call once the validator
+ * is shared (below), so the per-request pattern is kept.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -43,21 +44,18 @@ import { links } from '../discovery/links.ts';
 import { ApiError, methodNotAllowed } from '../errors.ts';
 import { bearerChallenges, readCredential, type Credential } from '../auth/bearer.ts';
 import { readBody } from '../http/body.ts';
-import { createClientIpResolver } from '../net/client-ip.ts';
 import { writeCors } from '../http/cors.ts';
-import { anonymousSubject, createQuotaStep, identifiedSubject, type QuotaSubject } from '../quota/ratelimit.ts';
-import { remainingOf, type QuotaState } from '../quota/headers.ts';
-import { setHeaders, type HeaderList } from '../http/header-list.ts';
+import { remainingOf, retryAfterSeconds, type QuotaState } from '../quota/headers.ts';
+import { setHeaders } from '../http/header-list.ts';
 import { versionHeaderList } from '../api-headers.ts';
-import { createPageResolver } from '../read-model/url.ts';
-import type { ApiShared } from '../routes/api/operation.ts';
-import { validateParams } from '../routes/api/params.ts';
+import type { Operation } from '../operations/operation.ts';
+import { createPipeline, type Call } from '../pipeline/index.ts';
 import { instructions, serverInfo } from './identity.ts';
 import { sendJsonRpcError } from './http-errors.ts';
-import { apiErrorText, toolError } from './results.ts';
-import { createTools, type McpTool, type ToolContext } from './tools.ts';
+import { toolErrorOf, toolResult } from './results.ts';
+import { toolOf } from './tools.ts';
 
-import { MCP_PATH, REGISTER_PATH } from '../paths.ts';
+import { MCP_PATH } from '../paths.ts';
 
 /** A tools/call is a few hundred bytes; initialize a few KB. 64 KB leaves room for any host. */
 export const MCP_BODY_LIMIT = 64 * 1024;
@@ -86,20 +84,25 @@ const ToolsCallMethod = z.looseObject({ method: z.literal('tools/call') });
 
 /** What the tool calls of one HTTP request share with the HTTP answer. */
 interface RequestState {
+  req: IncomingMessage;
   res: ServerResponse;
   credential: Extract<Credential, { kind: 'none' | 'token' }>;
-  ip: string;
   /** Set when a call found its quota used up: the answer becomes 429 with this Retry-After. */
   retryAfter: number | null;
 }
 
+const newCall = (op: Operation | null, req: IncomingMessage, credential: Credential, raw: unknown): Call =>
+  ({ op, req, credential, raw, headers: [], quota: null, input: null });
+
 export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { config, log } = deps;
-  const challenges = bearerChallenges(config.siteUrl, links(config).protectedResourceMcp);
-  const shared: ApiShared = { deps, resolvePage: createPageResolver(config.siteUrl) };
-  const tools = new Map(createTools(shared).map((t) => [t.definition.name, t]));
-  const toolList = { tools: [...tools.values()].map((t) => t.definition) };
-  const toolNames = [...tools.keys()].join(', ');
+  const l = links(config);
+  const challenges = bearerChallenges(config.siteUrl, l.protectedResourceMcp);
+  // Tool arguments are JSON already: the schema checks them as they are.
+  const pipeline = createPipeline(deps, { challenges, collect: (_op, raw) => raw as Record<string, unknown> });
+  const operations = new Map(deps.operations.map((op) => [op.name, op]));
+  const toolList = { tools: deps.operations.map((op) => toolOf(op, l)) };
+  const toolNames = [...operations.keys()].join(', ');
   const info = serverInfo(config);
   const serverOptions = {
     capabilities: { tools: { listChanged: false } },
@@ -107,63 +110,47 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     // One validator for the process: the SDK would otherwise build an Ajv instance per Server.
     jsonSchemaValidator: new AjvJsonSchemaValidator(),
   };
-  const clientIp = createClientIpResolver(config.trustProxy);
-  const quotaStep = createQuotaStep(deps);
-  /** Counts one request on `subject` and sets its rate-limit headers on `res`; throws the 429 over the limit. */
-  const countOn = async (res: ServerResponse, subject: QuotaSubject): Promise<QuotaState> => {
-    const headers: HeaderList = [];
-    const quota = await quotaStep.count(subject, headers);
-    setHeaders(res, headers);
-    const refusal = quotaStep.refusal(quota);
-    if (refusal !== null) throw refusal;
-    return quota;
-  };
   const versionHeaders = versionHeaderList(config);
   const lowQuota = (q: QuotaState) => remainingOf(q) <= Math.max(1, Math.floor(q.limit / 10));
   const { identified, windowSeconds } = config.rateLimit;
 
   const callTool = async (state: RequestState, request: CallToolRequest): Promise<CallToolResult> => {
     const { name } = request.params;
-    const tool = tools.get(name);
-    if (!tool) throw rpcError(ErrorCode.InvalidParams, `Herramienta desconocida: ${name}. Herramientas disponibles: ${toolNames}.`);
+    const op = operations.get(name);
+    if (!op) throw rpcError(ErrorCode.InvalidParams, `Herramienta desconocida: ${name}. Herramientas disponibles: ${toolNames}.`);
 
-    const { credential } = state;
-    const subject = credential.kind === 'token' && tool.identifies(credential)
-      ? identifiedSubject(credential.token.client_id)
-      : anonymousSubject(state.ip);
-    let quota: QuotaState;
+    const call = newCall(op, state.req, state.credential, request.params.arguments ?? {});
+    let result: CallToolResult;
     try {
-      quota = await countOn(state.res, subject);
+      const outcome = await pipeline.call(call);
+      if (outcome instanceof ApiError) {
+        // The window is used up: a tool error for the model, a 429 for the host.
+        state.retryAfter = Math.max(state.retryAfter ?? 0, retryAfterSeconds(call.quota!));
+        return toolErrorOf(outcome, call, l);
+      }
+      result = toolResult(outcome);
     } catch (err) {
-      // The quota step throws only 429 (a store outage is counted locally, stores/fallback.ts).
-      if (!(err instanceof ApiError) || err.status !== 429) throw err;
-      state.retryAfter = Math.max(state.retryAfter ?? 0, Number(err.headers['Retry-After']));
-      return toolError(apiErrorText(err));
+      if (!(err instanceof ApiError) || call.quota === null) {
+        log.error(`mcp tool ${name} failed`, err);
+        throw rpcError(ErrorCode.InternalError, 'Error interno del servidor.');
+      }
+      result = toolErrorOf(err, call, l);
+    } finally {
+      setHeaders(state.res, call.headers);
     }
 
-    const result = await runTool(tool, request, { credential, quota });
+    const quota = call.quota!;
     const remaining = remainingOf(quota);
     // Hosts often hide HTTP headers: when the window is nearly used up, the model is told too.
     const content = lowQuota(quota) && !result.isError
       ? [...result.content, {
           type: 'text' as const,
           text: `Aviso de cuota: quedan ${remaining} de ${quota.limit} llamadas en esta ventana; se reinicia en ${quota.resetSeconds} s.`
-            + (quota.policy === 'anonimo' ? ` Con un token gratuito (POST ${config.siteUrl}${REGISTER_PATH}) la cuota sube a ${identified} cada ${windowSeconds} s.` : ''),
+            + (quota.policy === 'anonimo' ? ` Con un token gratuito (POST ${l.register}) la cuota sube a ${identified} cada ${windowSeconds} s.` : ''),
         }]
       : result.content;
     const meta = { policy: quota.policy, limit: quota.limit, remaining, reset_seconds: quota.resetSeconds };
     return { ...result, content, _meta: { [RATELIMIT_META]: meta } };
-  };
-
-  /** Arguments (bad → `isError` naming the parameter), then the operation; an ApiError (404…) is a tool error too. */
-  const runTool = async (tool: McpTool, request: CallToolRequest, ctx: ToolContext): Promise<CallToolResult> => {
-    try {
-      return await tool.run(validateParams(tool.arguments, request.params.arguments ?? {}), ctx);
-    } catch (err) {
-      if (err instanceof ApiError) return toolError(apiErrorText(err));
-      log.error(`mcp tool ${tool.definition.name} failed`, err);
-      throw rpcError(ErrorCode.InternalError, 'Error interno del servidor.');
-    }
   };
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -178,14 +165,22 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     if (req.method !== 'POST') throw methodNotAllowed(ALLOW);
 
     const credential = await readCredential(req, deps.tokens, challenges);
-    const ip = clientIp(req);
     if (credential.kind === 'invalid') {
-      await countOn(res, anonymousSubject(ip));
-      throw credential.error;
+      // Counted on the IP's window, then its 401 (or 503) is thrown, unless the window was used up.
+      const call = newCall(null, req, credential, undefined);
+      try {
+        const refusal = await pipeline.admit(call);
+        setHeaders(res, call.headers);
+        sendJsonRpcError(res, refusal, log);
+      } catch (err) {
+        setHeaders(res, call.headers);
+        throw err;
+      }
+      return;
     }
     const body = await readBody(req, MCP_BODY_LIMIT);
 
-    const state: RequestState = { res, credential, ip, retryAfter: null };
+    const state: RequestState = { req, res, credential, retryAfter: null };
     const server = new Server(info, serverOptions);
     server.setRequestHandler(ListToolsRequestSchema, () => toolList);
     // The Server checks the request against CallToolRequestSchema before this handler runs.

@@ -6,16 +6,16 @@
  */
 import type { ServerResponse } from 'node:http';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { ApiError, API_CODES, OAuthError, sendJson, unavailable, type Headers } from '../errors.ts';
+import { ApiError, API_CODES, errorOf, type Headers } from '../errors.ts';
+import { sendJson } from '../http/json.ts';
 import type { Logger } from '../log.ts';
-import { StoreUnavailableError } from '../stores/errors.ts';
 
 /** JSON-RPC "server error" range (-32000…-32099): the transport's own HTTP errors use -32000 too. */
 const HTTP_ERROR = -32000;
 
-export function sendJsonRpcError(res: ServerResponse, err: unknown, log: Logger): void {
+export function sendJsonRpcError(res: ServerResponse, thrown: unknown, log: Logger): void {
   if (res.headersSent) { res.destroy(); return; }
-  if (err instanceof StoreUnavailableError) err = unavailable();
+  const err = errorOf(thrown, 'api');
   let status: number;
   let code: number = HTTP_ERROR;
   let data: { status: number; code: string; hint?: string };
@@ -24,13 +24,13 @@ export function sendJsonRpcError(res: ServerResponse, err: unknown, log: Logger)
   if (err instanceof ApiError) {
     ({ status, message, headers } = err);
     data = { status, code: err.code, ...(err.hint === undefined ? {} : { hint: err.hint }) };
-  } else if (err instanceof OAuthError) {
+  } else if (err !== null) {
     // Body reading (http/body.ts): too large, cut short.
     ({ status, headers } = err);
     message = err.description;
     data = { status, code: err.error };
   } else {
-    log.error('mcp: unexpected error', err);
+    log.error('mcp: unexpected error', thrown);
     status = 500;
     code = ErrorCode.InternalError;
     message = 'Error interno del servidor.';

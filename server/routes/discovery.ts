@@ -13,7 +13,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { handle, type AppDeps, type Route } from '../app.ts';
-import { ApiError, API_CODES, methodNotAllowed } from '../errors.ts';
+import { methodNotAllowed, noResource } from '../errors.ts';
 import { makeRepresentation } from '../compression.ts';
 import { answerPreflight, writeCors } from '../http/cors.ts';
 import { sendRepresentation } from '../http/respond.ts';
@@ -74,7 +74,7 @@ export const discoveryRoutes: Route = (app, deps) => {
   const configDoc = (contentType: string, headers?: Record<string, string>): Served =>
     ({ contentType, cacheControl: CACHE_CONFIG_DOCUMENT, ...(headers ? { headers } : {}) });
 
-  once(DISCOVERY_PATHS.openapi, json(buildOpenApi(config)), configDoc(JSON_TYPE));
+  once(DISCOVERY_PATHS.openapi, json(buildOpenApi(config, deps.operations)), configDoc(JSON_TYPE));
   once(DISCOVERY_PATHS.authorizationServer, json(buildAuthorizationServerMetadata(config)), configDoc(JSON_TYPE));
   for (const doc of buildProtectedResourceMetadata(config)) once(doc.path, json(doc.body), configDoc(JSON_TYPE));
   once(DISCOVERY_PATHS.apiCatalog, json(buildApiCatalog(config)), configDoc(API_CATALOG_CONTENT_TYPE, { Link: apiCatalogLinkHeader(config) }));
@@ -92,7 +92,7 @@ export const discoveryRoutes: Route = (app, deps) => {
   const l = links(config);
   app.all(DISCOVERY_PATHS.openidConfiguration, handle(deps, (_req, res) => {
     writeCors(res);
-    throw new ApiError(404, API_CODES.noRoute,
+    throw noResource(
       'No se publica /.well-known/openid-configuration: OpenID Connect no aplica (no hay usuarios ni inicio de sesión).',
       `Metadatos del servidor de autorización OAuth 2.0 (RFC 8414): ${l.authorizationServerMetadata}`);
   }));

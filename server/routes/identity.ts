@@ -14,12 +14,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Route } from '../app.ts';
 import { clientKey } from '../auth/clients.ts';
-import { methodNotAllowed, sendError, sendJson } from '../errors.ts';
+import { methodNotAllowed } from '../errors.ts';
+import { sendError } from '../http/error-response.ts';
+import { sendJson } from '../http/json.ts';
 import { answerPreflight, writeCors } from '../http/cors.ts';
 import { bearerChallenges, readCredential } from '../auth/bearer.ts';
 import { identifiedSubject, quotaKey } from '../quota/ratelimit.ts';
 import type { Quota } from '../schemas/resources.ts';
-import { quotaResource } from './api/quota.ts';
+import { quotaResource } from '../operations/get-quota.ts';
 
 import { IDENTITY_PATH } from '../paths.ts';
 

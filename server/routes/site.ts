@@ -14,7 +14,8 @@ import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import sirv from 'sirv';
 import type { AppDeps, Fallback } from '../app.ts';
-import { ApiError, API_CODES, sendError } from '../errors.ts';
+import { ApiError, API_CODES, noResource } from '../errors.ts';
+import { sendError } from '../http/error-response.ts';
 import { DISCOVERY_PATHS } from '../discovery/links.ts';
 import { prefersMarkdown } from '../http/accept.ts';
 import { findPage, sendMarkdown } from './markdown.ts';
@@ -52,7 +53,7 @@ interface SiteFiles {
 }
 
 export function siteFallback(deps: AppDeps): Fallback {
-  const machineNotFound = (res: ServerResponse) => sendError(res, new ApiError(404, API_CODES.noRoute, 'No existe ningún recurso en esta dirección.', `Compruebe la URL; la API está en ${API_BASE} y su descripción en /openapi.json.`), deps.log);
+  const machineNotFound = (res: ServerResponse) => sendError(res, noResource('No existe ningún recurso en esta dirección.', `Compruebe la URL; la API está en ${API_BASE} y su descripción en /openapi.json.`), deps.log);
 
   /**
    * The static handler of one site folder. sirv indexes the folder (names, sizes) when it is
@@ -119,7 +120,7 @@ export function siteFallback(deps: AppDeps): Fallback {
     const pathname = (req.url || '/').split('?')[0]!;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       if (isMachinePath(pathname)) {
-        sendError(res, new ApiError(404, API_CODES.noRoute, 'No existe ningún recurso en esta dirección.', 'Compruebe la URL y el método.'), deps.log);
+        sendError(res, noResource('No existe ningún recurso en esta dirección.', 'Compruebe la URL y el método.'), deps.log);
         return;
       }
       sendError(res, new ApiError(405, API_CODES.methodNotAllowed, 'El sitio solo admite GET y HEAD.', 'Use GET.', { Allow: 'GET, HEAD' }), deps.log);

@@ -1,8 +1,8 @@
 /**
- * Parameters of the content operations (contract.md, "Endpoints"), shared by REST validation,
- * /openapi.json and the MCP input schemas. REST receives strings; `limit` is coerced there.
- * MCP arguments are JSON, so they are checked with `SearchPagesArguments`, the same object with
- * a `limit` that must already be an integer (no `"5"`, `true` or `"1e1"` turned into a number).
+ * Parameters of the content operations (contract.md, "Endpoints") as JSON: the MCP arguments as
+ * they are, REST query strings once the REST adapter has turned decimal digits into integers
+ * (nothing else is coerced: no `"5"`, `true` or `"1e1"` from MCP becomes a number). The same
+ * objects give /openapi.json its parameters and the MCP tools their input schemas.
  */
 import { z } from 'zod';
 import { CityFilterSchema } from './cities.ts';
@@ -35,16 +35,10 @@ export const SearchPagesParams = z.object({
     .describe(SEARCH_QUERY_HELP),
   city: CityFilterSchema.default('todas')
     .describe(SEARCH_CITY_HELP),
-  limit: z.coerce.number().int().min(LIMITS.limitMin).max(LIMITS.limitMax).default(LIMITS.limitDefault)
+  limit: z.number().int().min(LIMITS.limitMin).max(LIMITS.limitMax).default(LIMITS.limitDefault)
     .describe('Resultados por página (1–25)'),
   cursor: z.string().min(1).max(LIMITS.cursorMax).optional()
     .describe('El `next_cursor` de la respuesta anterior, para la página siguiente'),
-});
-
-/** search_pages arguments as JSON (MCP): the same parameters, `limit` not coerced. */
-export const SearchPagesArguments = SearchPagesParams.extend({
-  limit: z.number().int().min(LIMITS.limitMin).max(LIMITS.limitMax).default(LIMITS.limitDefault)
-    .describe(SearchPagesParams.shape.limit.description!),
 });
 
 export const ReadPageParams = z.object({

@@ -11,7 +11,7 @@
  * circuit breaker open after a failure), so only its probes pay the wait bound.
  *
  * Only quota counting falls back. Token checks and the OAuth endpoints need the store's data
- * and answer 503 while it is down (routes/api/index.ts, routes/oauth/respond.ts).
+ * and answer 503 while it is down (errors.ts `errorOf`).
  */
 import type { Logger } from '../log.ts';
 import { StoreUnavailableError } from './errors.ts';

@@ -11,6 +11,7 @@ import { openModel, type OpenedModel } from '../../server/read-model/holder.ts';
 import { API_BASE } from '../../server/paths.ts';
 import { createMemoryStore } from '../../server/stores/memory.ts';
 import type { Store } from '../../server/stores/types.ts';
+import type { Operation } from '../../server/operations/operation.ts';
 import type { ReadModelFixture } from './read-model.ts';
 
 export interface ApiServer {
@@ -35,6 +36,8 @@ export interface ApiServerOptions {
   /** A store the caller owns (e.g. Redis); an in-memory one otherwise. */
   store?: Store;
   clock?: () => number;
+  /** The content operations to serve (all of server/operations unless given). */
+  operations?: readonly Operation[];
 }
 
 export async function startApi(options: ApiServerOptions): Promise<ApiServer> {
@@ -51,7 +54,7 @@ export async function startApi(options: ApiServerOptions): Promise<ApiServer> {
   const log: Logger = { info: () => {}, error: (_m, cause) => { logged.push(cause); } };
   const store = options.store ?? createMemoryStore({ clock });
   const model = await openModel(config, createLogger('silent'), { watch: false });
-  const running = await startServer(config, { store, clock, log, model });
+  const running = await startServer(config, { store, clock, log, model, ...(options.operations ? { operations: options.operations } : {}) });
   return {
     origin: running.url,
     base: running.url + API_BASE,

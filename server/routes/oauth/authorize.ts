@@ -6,13 +6,14 @@
  */
 import type { Polka } from 'polka';
 import type { AppDeps } from '../../app.ts';
-import { OAuthError, sendError } from '../../errors.ts';
+import { OAuthError } from '../../errors.ts';
+import { sendOAuthError } from './respond.ts';
 import { methodNotAllowed } from './respond.ts';
 
 import { AUTHORIZE_PATH, REGISTER_PATH, TOKEN_PATH } from '../../paths.ts';
 
 export function authorizeEndpoint(app: Polka, deps: AppDeps): void {
-  const refuse = (_req: unknown, res: import('node:http').ServerResponse) => sendError(res, new OAuthError(
+  const refuse = (_req: unknown, res: import('node:http').ServerResponse) => sendOAuthError(res, new OAuthError(
     400,
     'unsupported_response_type',
     `This server has no authorization endpoint flow: register at ${REGISTER_PATH} and use grant_type=client_credentials at ${TOKEN_PATH}.`,

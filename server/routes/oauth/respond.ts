@@ -1,13 +1,15 @@
 /**
- * What every OAuth endpoint shares: async handlers whose errors reach `sendError`, JSON
+ * What every OAuth endpoint shares: async handlers whose errors reach `sendOAuthError`, JSON
  * responses that are never cached (RFC 6749 §5.1), 405s, per-IP limits counted in the store,
  * and the refusal of credentials in the URL.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request } from 'polka';
 import type { AppDeps } from '../../app.ts';
-import { OAuthError, sendError, sendJson } from '../../errors.ts';
-import { StoreUnavailableError } from '../../stores/errors.ts';
+import { errorOf, OAuthError } from '../../errors.ts';
+import type { Logger } from '../../log.ts';
+import { sendError } from '../../http/error-response.ts';
+import { sendJson } from '../../http/json.ts';
 import type { Store } from '../../stores/types.ts';
 import type { AuthenticatedClient, ClientRegistry } from '../../auth/clients.ts';
 import { authenticateClient } from '../../auth/client-auth.ts';
@@ -28,19 +30,22 @@ type Middleware = (req: IncomingMessage, res: ServerResponse) => void;
 
 export const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
 
-/** Runs `handler`; whatever it throws becomes one response, written by `sendError`. */
-export function oauthHandler(deps: AppDeps, handler: Handler): Middleware {
-  return (req, res) => {
-    handler(req as Request, res).catch((err: unknown) => sendError(res, toOAuthError(err), deps.log));
-  };
+/**
+ * The OAuth endpoints' error answer (RFC 6749 §5.2): `{error, error_description}`, never cached;
+ * the one place it is written. Anything outside the OAuth shape gets the API's (500 included).
+ */
+export function sendOAuthError(res: ServerResponse, thrown: unknown, log: Logger): void {
+  const err = errorOf(thrown, 'oauth');
+  if (!(err instanceof OAuthError)) { sendError(res, thrown, log); return; }
+  if (res.headersSent) { res.destroy(); return; }
+  sendJson(res, err.status, JSON.stringify({ error: err.error, error_description: err.description }), err.headers, ['Cache-Control', 'no-store', 'Pragma', 'no-cache']);
 }
 
-/** A store outage is the client's retryable 503, not a 500 (RFC 6749 §4.1.2.1 `temporarily_unavailable`). */
-function toOAuthError(err: unknown): unknown {
-  if (err instanceof StoreUnavailableError) {
-    return new OAuthError(503, 'temporarily_unavailable', 'The service is temporarily unavailable; retry shortly.', { 'Retry-After': 1 });
-  }
-  return err;
+/** Runs `handler`; whatever it throws becomes one response, written by `sendOAuthError`. */
+export function oauthHandler(deps: AppDeps, handler: Handler): Middleware {
+  return (req, res) => {
+    handler(req as Request, res).catch((err: unknown) => sendOAuthError(res, err, deps.log));
+  };
 }
 
 export function sendOAuthJson(res: ServerResponse, status: number, body: object): void {
@@ -49,7 +54,7 @@ export function sendOAuthJson(res: ServerResponse, status: number, body: object)
 
 /** 405 in the OAuth error shape, with `Allow` (RFC 9110 §15.5.6). */
 export function methodNotAllowed(deps: AppDeps, allow: string): Middleware {
-  return (_req, res) => sendError(res, new OAuthError(405, 'invalid_request', `Method not allowed; use ${allow}.`, { Allow: allow }), deps.log);
+  return (_req, res) => sendOAuthError(res, new OAuthError(405, 'invalid_request', `Method not allowed; use ${allow}.`, { Allow: allow }), deps.log);
 }
 
 /** Parameters that must never travel in a URL, where proxies and logs keep them. */

@@ -14,6 +14,11 @@ export interface ParameterRow {
   type: string;
   /** `longitud 2–200`, `1–25`…; empty when unbounded. */
   bounds: string;
+  /** The same bounds as numbers, for form controls; null when absent. */
+  minLength: number | null;
+  maxLength: number | null;
+  minimum: number | null;
+  maximum: number | null;
   enum: string[];
   /** The default value as written in a request (`todas`, `8`), or null when there is none. */
   default: string | null;
@@ -98,6 +103,7 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
 
 const isObject = (v: unknown): v is JsonSchema => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 
 /** `#/components/responses/NotFound` → the object it names (one level: the document never nests). */
 function resolve(doc: OpenApiDocument, value: unknown): JsonSchema {
@@ -157,6 +163,10 @@ function parameter(doc: OpenApiDocument, raw: unknown): ParameterRow {
     required: p.required === true,
     type: typeOf(schema),
     bounds: boundsOf(schema),
+    minLength: num(schema.minLength),
+    maxLength: num(schema.maxLength),
+    minimum: num(schema.minimum),
+    maximum: num(schema.maximum),
     enum: Array.isArray(schema.enum) ? schema.enum.map(String) : [],
     default: !('default' in schema) ? null : typeof schema.default === 'string' ? schema.default : JSON.stringify(schema.default),
     description: str(p.description),

@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
-import { OAuthError, sendError } from '../../../server/errors.ts';
+import { OAuthError } from '../../../server/errors.ts';
+import { sendOAuthError } from '../../../server/routes/oauth/respond.ts';
 import { parseForm, readForm, readJson } from '../../../server/http/body.ts';
 import { LINGER_MS } from '../../../server/http/lingering-close.ts';
 
@@ -41,7 +42,7 @@ async function withEcho(fn: (url: string) => Promise<void>) {
   const log = { info() {}, error() {} };
   const server = http.createServer((req, res) => {
     const read = req.url === '/json' ? readJson(req) : readForm(req).then((m) => Object.fromEntries(m));
-    read.then((body) => { res.setHeader('content-type', 'application/json'); res.end(JSON.stringify(body)); }, (err) => sendError(res, err, log));
+    read.then((body) => { res.setHeader('content-type', 'application/json'); res.end(JSON.stringify(body)); }, (err) => sendOAuthError(res, err, log));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {

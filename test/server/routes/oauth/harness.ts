@@ -13,6 +13,7 @@ import type { ModelHolder } from '../../../../server/read-model/types.ts';
 import { createTokenService } from '../../../../server/auth/tokens.ts';
 import { oauthRoutes } from '../../../../server/routes/oauth/index.ts';
 import { identityRoute } from '../../../../server/routes/identity.ts';
+import { OPERATIONS } from '../../../../server/operations/index.ts';
 import { createMemoryStore } from '../../../../server/stores/memory.ts';
 import { createRedisStore } from '../../../../server/stores/redis.ts';
 import type { Store } from '../../../../server/stores/types.ts';
@@ -74,7 +75,7 @@ export async function startOAuthServer(options: { store: Store; clock?: TestCloc
   const config = options.config ?? testConfig();
   const log = capturingLogger();
   const deps: AppDeps = {
-    config, log, store: options.store, clock, model: NO_MODEL,
+    config, log, store: options.store, clock, model: NO_MODEL, operations: OPERATIONS,
     tokens: createTokenService({ store: options.store, config, clock }),
   };
   const app = createApp(deps, [oauthRoutes, identityRoute]);

@@ -6,7 +6,8 @@
  * (`__proto__`, `constructor`) is a plain key, and cheaper to build per request than a
  * prototype-less object (which V8 keeps in dictionary mode).
  */
-import type { RawQuery } from './params.ts';
+/** Each name once; a repeated name keeps every value. */
+export type RawQuery = Map<string, string | string[]>;
 
 function decode(s: string): string {
   if (s.indexOf('+') !== -1) s = s.replace(/\+/g, ' ');

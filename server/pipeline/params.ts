@@ -1,30 +1,12 @@
 /**
- * REST parameter validation with the shared zod schemas (server/schemas/params.ts). Query values
- * arrive as strings; a parameter given twice (`?query=a&query=b`) is refused rather than guessed
- * at; unknown parameters are ignored (clients must ignore what they do not know, and the same
- * holds for what they send). Missing → 400 `rest_missing_callback_param`, invalid → 400
+ * The input step's check of an operation's parameters against its zod schema, with the errors of
+ * the contract for every wire format: missing → 400 `rest_missing_callback_param`, invalid → 400
  * `rest_invalid_param`, both with `data.hint` = the parameter name, as WordPress does.
  */
 import type { z } from 'zod';
-import { invalidParam, missingParam } from '../../errors.ts';
+import { invalidParam, missingParam } from '../errors.ts';
 
-export type RawQuery = Map<string, string | string[]>;
-
-export function parseParams<S extends z.ZodObject>(schema: S, query: RawQuery): z.infer<S> {
-  const input: Record<string, string> = {};
-  for (const name of Object.keys(schema.shape)) {
-    const value = query.get(name);
-    if (value === undefined) continue;
-    if (typeof value !== 'string') throw invalidParam(name, 'Se ha enviado más de una vez; envíelo una sola vez.');
-    input[name] = value;
-  }
-  return validateParams(schema, input);
-}
-
-/**
- * Validates already collected parameters (REST query strings, MCP tool arguments) and throws the
- * same 400 errors for both: missing → `rest_missing_callback_param`, invalid → `rest_invalid_param`.
- */
+/** Validates collected parameters (REST's converted query, MCP's arguments). */
 export function validateParams<S extends z.ZodObject>(schema: S, input: Record<string, unknown>): z.infer<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;

@@ -1,7 +1,7 @@
 import querystring from 'node:querystring';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseQuery } from '../../../server/routes/api/query.ts';
+import { parseQuery } from '../../../server/rest/query.ts';
 
 const plain = (q: ReturnType<typeof parseQuery>) => Object.fromEntries(q);
 

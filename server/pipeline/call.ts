@@ -1,0 +1,29 @@
+/** One call of an operation on its way through the pipeline's steps (steps.ts). */
+import type { IncomingMessage } from 'node:http';
+import type { Credential } from '../auth/bearer.ts';
+import type { ApiError } from '../errors.ts';
+import type { HeaderList } from '../http/header-list.ts';
+import type { Operation, OperationResult } from '../operations/operation.ts';
+import type { QuotaState } from '../quota/headers.ts';
+
+export interface Call {
+  /** null while a request is admitted before any operation is named (MCP's bad credential). */
+  op: Operation | null;
+  /** The HTTP request: its client address is the anonymous window's subject. */
+  req: IncomingMessage;
+  credential: Credential;
+  /** The parameters as the wire format carries them: REST's parsed query, MCP's `arguments`. */
+  raw: unknown;
+  /** The answer's headers: the count step adds the rate-limit headers. */
+  headers: HeaderList;
+  /** The window the call was counted in (set by the count step). */
+  quota: QuotaState | null;
+  /** The validated input (set by the input step). */
+  input: Record<string, unknown> | null;
+}
+
+/**
+ * How a call ends when no step throws: the 429 of a used-up window (answered, not thrown: an
+ * over-quota client sends many requests, and a throw costs a stack walk) or the operation's result.
+ */
+export type Outcome = ApiError | OperationResult;

@@ -1,0 +1,81 @@
+/**
+ * The steps of every operation call, REST or MCP, in order:
+ *
+ *   1. count      — one hit on the caller's window: the client's when a valid token identifies it
+ *                   for this operation, else the IP's anonymous window (a bad credential included,
+ *                   so token guessing is throttled like anything else); rate-limit headers;
+ *   2. refuse     — a window counted over its limit ends the call with the 429;
+ *   3. credential — a credential that was not accepted: 401, or 503 when the store could not
+ *                   check it (after counting, so the answer carries the rate-limit headers);
+ *   4. access     — an operation that requires a token: none → 401, without its scope → 403;
+ *   5. input      — the wire format's parameters, checked against the operation's schema (400);
+ *   6. run        — the operation itself.
+ * Each step answers at once when it can (memory store, no token) and returns a promise only when
+ * it waits (Redis, a page of search results); see run.ts.
+ */
+import { identifies, type Operation } from '../operations/operation.ts';
+import type { BearerChallenges } from '../auth/bearer.ts';
+import type { QuotaStep } from '../quota/ratelimit.ts';
+import { anonymousSubject, identifiedSubject } from '../quota/ratelimit.ts';
+import type { PageResolver } from '../read-model/url.ts';
+import type { ModelHolder } from '../read-model/types.ts';
+import { chain } from '../chain.ts';
+import { validateParams } from './params.ts';
+import type { Call, Outcome } from './call.ts';
+
+export type Step = (call: Call) => Outcome | undefined | Promise<Outcome | undefined>;
+
+export interface StepDeps {
+  quota: QuotaStep;
+  clientIp(req: Call['req']): string;
+  challenges: BearerChallenges;
+  /** The wire format's parameters as plain values for the operation's schema (REST converts query strings). */
+  collect(op: Operation, raw: unknown): Record<string, unknown>;
+  model: ModelHolder;
+  resolvePage: PageResolver;
+}
+
+export function createSteps(deps: StepDeps) {
+  const count: Step = (call) => {
+    const { credential, op } = call;
+    const subject = op !== null && credential.kind === 'token' && identifies(op, credential)
+      ? identifiedSubject(credential.token.client_id)
+      : anonymousSubject(deps.clientIp(call.req));
+    return chain(deps.quota.count(subject, call.headers), (quota) => { call.quota = quota; return undefined; });
+  };
+
+  const refuse: Step = (call) => deps.quota.refusal(call.quota!) ?? undefined;
+
+  const credential: Step = (call) => {
+    if (call.credential.kind === 'invalid') throw call.credential.error;
+    return undefined;
+  };
+
+  const access: Step = ({ op, credential: c }) => {
+    if (op!.access.kind !== 'token') return undefined;
+    const { scope } = op!.access;
+    if (c.kind !== 'token') throw deps.challenges.notLoggedIn();
+    if (!c.token.scope.includes(scope)) throw deps.challenges.insufficientScope(scope);
+    return undefined;
+  };
+
+  const input: Step = (call) => {
+    const op = call.op!;
+    call.input = validateParams(op.input, deps.collect(op, call.raw));
+    return undefined;
+  };
+
+  const run: Step = (call) => call.op!.run(call.input!, {
+    model: deps.model.current(),
+    resolvePage: deps.resolvePage,
+    credential: call.credential as Extract<Call['credential'], { kind: 'none' | 'token' }>,
+    quota: call.quota!,
+  });
+
+  return {
+    /** What a request goes through before an operation may run: the whole of it for a bad credential. */
+    admission: [count, refuse, credential] as const,
+    /** Every step of an operation call. */
+    all: [count, refuse, credential, access, input, run] as const,
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * The content API under {site_url}/wp-json/agentes/v1: the REST adapter of the operations
+ * (server/operations) and their pipeline (server/pipeline). Every request:
+ *
+ *   1. API-Version (+ deprecation headers when configured), CORS and `Vary` on every answer;
+ *   2. the operation by path: unknown (or the bare base) → 404 `rest_no_route`; OPTIONS →
+ *      preflight 204; a method other than GET/HEAD → 405 `rest_method_not_allowed` with `Allow`;
+ *   3. the bearer credential (auth/bearer.ts);
+ *   4. the pipeline's steps (count, refuse, credential, access, input, run);
+ *   5. the outcome: 200 or 304 with the operation's caching, or the error.
+ * Anything thrown becomes one response in `sendError`, with `Cache-Control: no-store`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AppDeps } from '../app.ts';
+import { chain } from '../chain.ts';
+import { ApiError, methodNotAllowed, noRoute } from '../errors.ts';
+import { sendError } from '../http/error-response.ts';
+import { JSON_CONTENT_TYPE, sendJson } from '../http/json.ts';
+import { bearerChallenges, readCredential, type Credential } from '../auth/bearer.ts';
+import { answerPreflight, API_METHODS, CORS_HEADERS } from '../http/cors.ts';
+import type { HeaderList } from '../http/header-list.ts';
+import { sendRepresentation, sendSerialized } from '../http/respond.ts';
+import { versionHeaderList } from '../api-headers.ts';
+import type { Operation } from '../operations/operation.ts';
+import { createPipeline, type Call, type Outcome } from '../pipeline/index.ts';
+import { API_BASE } from '../paths.ts';
+import { createCollector } from './collect.ts';
+import { parseQuery } from './query.ts';
+
+/**
+ * Content answers may be cached briefly: by anyone without a token, only by the client with one
+ * (the body is the same, but a shared cache must not answer for a token holder's quota).
+ */
+export const CACHE_PUBLIC = 'public, max-age=60';
+export const CACHE_PRIVATE = 'private, max-age=60';
+const VARY = 'Authorization, Accept-Encoding';
+
+/**
+ * The API as a plain Node request handler. It reads `req.url` itself (path and query), so it
+ * serves the same whether Polka routes to it or a server mounts it in front of the router for
+ * requests under API_BASE (which skips the router's generic URL and query parsing).
+ */
+export function createApiHandler(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  const collect = createCollector();
+  const challenges = bearerChallenges(deps.config.siteUrl);
+  const pipeline = createPipeline(deps, {
+    challenges,
+    // The query string is parsed only for a call that gets as far as its input.
+    collect: (op, raw) => collect(op, parseQuery(raw as string)),
+  });
+  const operations = new Map<string, Operation>(deps.operations.map((op) => [op.path, op]));
+  const noSuchOperation = noRoute(deps.operations.map((op) => op.path));
+  /** Headers of every API answer: version (and deprecation), CORS, Vary. */
+  const common: HeaderList = [...versionHeaderList(deps.config), ...CORS_HEADERS, 'Vary', VARY];
+
+  /** `/wp-json/agentes/v1/<path>` or `…/<path>/` → the operation; anything else is no route. */
+  const operationOf = (path: string): Operation | undefined => {
+    if (path.length <= API_BASE.length + 1 || !path.startsWith(API_BASE + '/')) return undefined;
+    const end = path.endsWith('/') ? path.length - 1 : path.length;
+    return operations.get(path.slice(API_BASE.length + 1, end));
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse, headers: HeaderList): void | Promise<void> => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const op = operationOf(q === -1 ? url : url.slice(0, q));
+    if (op === undefined) throw noSuchOperation;
+    const method = req.method;
+    if (method === 'OPTIONS') return answerPreflight(res, headers);
+    if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(API_METHODS);
+    const search = q === -1 ? '' : url.slice(q + 1);
+    return chain(readCredential(req, deps.tokens, challenges), (credential: Credential) => {
+      const call: Call = { op, req, credential, raw: search, headers, quota: null, input: null };
+      return chain(pipeline.call(call), (outcome) => answer(req, res, call, outcome));
+    });
+  };
+
+  const answer = (req: IncomingMessage, res: ServerResponse, call: Call, outcome: Outcome): void => {
+    if (outcome instanceof ApiError) return fail(res, call.headers, outcome);
+    const cacheControl = req.headers.authorization ? CACHE_PRIVATE : CACHE_PUBLIC;
+    if ('representation' in outcome) {
+      sendRepresentation(req, res, outcome.representation, cacheControl, JSON_CONTENT_TYPE, call.headers);
+    } else if (call.op!.cacheable) {
+      sendSerialized(req, res, outcome.value, cacheControl, call.headers);
+    } else {
+      sendJson(res, 200, JSON.stringify(outcome.value), { 'Cache-Control': 'no-store' }, call.headers);
+    }
+  };
+
+  const fail = (res: ServerResponse, headers: HeaderList, err: unknown) => {
+    headers.push('Cache-Control', 'no-store');
+    sendError(res, err, deps.log, headers);
+  };
+
+  return (req, res) => {
+    const headers = common.slice();
+    try {
+      const done = handle(req, res, headers);
+      if (done instanceof Promise) done.catch((err: unknown) => fail(res, headers, err));
+    } catch (err) {
+      fail(res, headers, err);
+    }
+  };
+}
