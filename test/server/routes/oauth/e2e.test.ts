@@ -13,7 +13,8 @@ import path from 'node:path';
 import { parseConfig } from '../../../../server/config.ts';
 import { startServer, type RunningServer } from '../../../../server/main.ts';
 import { sharedReadModel } from '../../../helpers/read-model.ts';
-import { capturingLogger, basic } from './harness.ts';
+import { basic } from '../../../helpers/http.ts';
+import { capturingLogger } from './harness.ts';
 
 const fixture = await sharedReadModel();
 const SITE = fixture.siteUrl;

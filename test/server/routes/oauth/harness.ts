@@ -16,6 +16,7 @@ import { identityRoute } from '../../../../server/routes/identity.ts';
 import { createMemoryStore } from '../../../../server/stores/memory.ts';
 import { createRedisStore } from '../../../../server/stores/redis.ts';
 import type { Store } from '../../../../server/stores/types.ts';
+import { basic } from '../../../helpers/http.ts';
 
 export const SITE_URL = 'https://agentes.example';
 
@@ -97,8 +98,6 @@ export async function register(url: string, metadata: object = { client_name: 'A
   assert.is(res.status, 201, `registration failed: ${res.status}`);
   return (await res.json()) as Registered;
 }
-
-export const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
 /** POSTs a form to `path`; `auth` adds a client_secret_basic header. */
 export function postForm(url: string, path: string, form: Record<string, string> | string, auth?: { id: string; secret: string }, headers: Record<string, string> = {}): Promise<Response> {

@@ -9,8 +9,9 @@ import { clientKey } from '../../../../server/auth/clients.ts';
 import { sha256 } from '../../../../server/auth/secrets.ts';
 import { tokenKey } from '../../../../server/auth/tokens.ts';
 import { identifiedSubject, quotaKey } from '../../../../server/quota/ratelimit.ts';
+import { basic } from '../../../helpers/http.ts';
 import {
-  basic, expectOAuthError, getToken, identity, introspect, postForm, register, SITE_URL,
+  expectOAuthError, getToken, identity, introspect, postForm, register, SITE_URL,
   startOAuthServer, testClock, type Registered, type StoreFactory, type TestServer,
 } from './harness.ts';
 
