@@ -19,7 +19,7 @@ import { buildPath, writePointer } from '../../server/read-model/pointer.ts';
 import { SearchPagesParams } from '../../server/schemas/params.ts';
 import { searchPages } from '../../server/search/index.ts';
 import { basePages, createFixtureSite, SITE_URL, type FixtureSite, type PageSpec } from '../build-scripts/fixture-site.ts';
-import { startApi } from '../helpers/api-server.ts';
+import { startTestServer } from '../helpers/server.ts';
 import { createReadModel } from '../helpers/read-model.ts';
 import { serverEnv, startServers, stopAll, stubSite, type ServerProcess } from './helpers/cluster.ts';
 import { request } from '../helpers/http.ts';
@@ -265,7 +265,7 @@ const configFor = (dir: string) => parseConfig({ SITE_URL: 'http://agentes.test'
 
 pruning('a served build can be deleted: pages, company and new searches still answer from memory', async () => {
   const fixture = await createReadModel();
-  const api = await startApi({ fixture });
+  const api = await startTestServer({ fixture });
   try {
     await fs.rm(buildPath(fixture.dir, fixture.buildId), { recursive: true });
     for (const p of fixture.pages) {

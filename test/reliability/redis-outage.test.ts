@@ -11,14 +11,12 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createClient } from 'redis';
-import { createTokenService } from '../../server/auth/tokens.ts';
-import { parseConfig } from '../../server/config.ts';
 import type { Logger } from '../../server/log.ts';
-import { startServer } from '../../server/main.ts';
 import { WAIT_BOUND_MS } from '../../server/stores/redis.ts';
 import { freePort } from '../helpers/port.ts';
 import { startRedis, type TestRedis } from '../helpers/redis.ts';
 import { sharedReadModel } from '../helpers/read-model.ts';
+import { startTestServer } from '../helpers/server.ts';
 import { serverEnv, startServers, stopAll, stubSite, type ServerProcess } from './helpers/cluster.ts';
 import { basic, form, json, request, statusCounts, type RawResponse } from '../helpers/http.ts';
 import { percentile, sleep, slowest, startLoad, type PlannedRequest, type Sample } from './helpers/load.ts';
@@ -166,23 +164,17 @@ processes.run();
 
 /** One server in this process over `redis`, with its log lines kept. */
 async function inProcess(redis: TestRedis, env: Record<string, string> = {}) {
-  const fixture = await sharedReadModel();
-  const config = parseConfig({
-    SITE_URL: fixture.siteUrl, READ_MODEL_DIR: fixture.dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent',
-    REDIS_URL: redis.url, KEY_PREFIX: `inproc-${Math.random().toString(36).slice(2, 8)}`, READ_MODEL_WATCH: 'off', ...env,
-  });
   const lines: Array<{ level: string; msg: string }> = [];
   const log: Logger = { info: (msg) => lines.push({ level: 'info', msg }), error: (msg) => lines.push({ level: 'error', msg }) };
-  const running = await startServer(config, { log });
-  const tokens = createTokenService({ store: running.deps.store, config, clock: Date.now });
-  const { access_token } = await tokens.issue('client-x', ['content:read', 'quota:read']);
+  const server = await startTestServer({ env: { REDIS_URL: redis.url, KEY_PREFIX: `inproc-${Math.random().toString(36).slice(2, 8)}`, ...env }, log });
+  const { access_token } = await server.tokens.issue('client-x', ['content:read', 'quota:read']);
   return {
-    api: running.url + API,
-    url: running.url,
+    api: server.base,
+    url: server.origin,
     lines,
     bearer: { Authorization: `Bearer ${access_token}` },
     count: (prefix: string) => lines.filter((l) => l.msg.startsWith(prefix)).length,
-    close: () => running.close(0),
+    close: server.close,
   };
 }
 

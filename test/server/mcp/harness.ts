@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { request, type RawResponse } from '../../helpers/http.ts';
-import type { ApiServer } from '../../helpers/api-server.ts';
+import type { TestServer } from '../../helpers/server.ts';
 
 export const MCP_ACCEPT = 'application/json, text/event-stream';
 
@@ -25,7 +25,7 @@ export interface Captured {
  * client believes it talks to: the fetch passed to the transport sends every request for it to the
  * test server instead, so SITE_URL-based discovery documents resolve, and records each response.
  */
-export async function connectClient(api: ApiServer, options: { headers?: Record<string, string>; authProvider?: OAuthClientProvider; site?: string } = {}) {
+export async function connectClient(api: TestServer, options: { headers?: Record<string, string>; authProvider?: OAuthClientProvider; site?: string } = {}) {
   const site = options.site ?? api.origin;
   const captured: Captured = {
     responses: [],
@@ -53,7 +53,7 @@ export async function connectClient(api: ApiServer, options: { headers?: Record<
 }
 
 /** A JSON-RPC message POSTed as an MCP client does (both media types accepted, JSON body). */
-export function rpc(api: ApiServer, message: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
+export function rpc(api: TestServer, message: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
   return request(`${api.origin}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: MCP_ACCEPT, 'mcp-protocol-version': '2025-11-25', ...headers },

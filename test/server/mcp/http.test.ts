@@ -9,7 +9,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { createLogger } from '../../../server/log.ts';
 import { MCP_BODY_LIMIT } from '../../../server/mcp/endpoint.ts';
 import { createStore } from '../../../server/stores/index.ts';
-import { startApi, type ApiServer } from '../../helpers/api-server.ts';
+import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { request, type RawResponse } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
 import { startRedis } from '../../helpers/redis.ts';
@@ -23,8 +23,8 @@ const INITIALIZE = {
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 };
 
-async function withApi(env: Record<string, string>, fn: (api: ApiServer) => Promise<void>) {
-  const api = await startApi({ fixture, env });
+async function withApi(env: Record<string, string>, fn: (api: TestServer) => Promise<void>) {
+  const api = await startTestServer({ fixture, env });
   try {
     await fn(api);
   } finally {
@@ -232,7 +232,7 @@ test('a bad token → 401 naming the MCP resource metadata, counted on the IP; n
 test('the quota store down (real Redis stopped): tool calls go on, counted per process; a token → 503 (never anonymous); back when it returns', async () => {
   const redis = await startRedis();
   const store = await createStore({ redisUrl: redis.url, keyPrefix: 'mcp-outage' }, { log: createLogger('silent') });
-  const api = await startApi({ fixture, store });
+  const api = await startTestServer({ fixture, store });
   try {
     const { access_token } = await api.tokens.issue('client-a', ['content:read']);
     assertRateLimitHeaders(await rpc(api, toolCall('get_company_info')), { policy: 'anonimo', limit: 60, remaining: 59 });
