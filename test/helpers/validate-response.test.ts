@@ -8,7 +8,7 @@ import { parseConfig } from '../../server/config.ts';
 import { buildOpenApi } from '../../server/discovery/openapi.ts';
 import { validateResponse, type ResponseToValidate } from './validate-response.ts';
 import { request, type RawResponse } from './http.ts';
-import { startSite } from '../server/discovery/site.ts';
+import { startTestServer } from './server.ts';
 
 const doc = buildOpenApi(parseConfig({ SITE_URL: 'https://www.avisohogar.es' }));
 const BASE = '/wp-json/agentes/v1';
@@ -94,7 +94,7 @@ async function register(origin: string, scope?: string): Promise<string> {
 }
 
 test('every status the API sends for each operation conforms to the served /openapi.json', async () => {
-  const site = await startSite();
+  const site = await startTestServer({ siteUrlIsOrigin: true });
   try {
     const served = JSON.parse((await request(`${site.origin}/openapi.json`)).text());
     const api = site.origin + BASE;
@@ -131,7 +131,7 @@ test('every status the API sends for each operation conforms to the served /open
 });
 
 test('a 429 conforms too', async () => {
-  const site = await startSite({ RATE_LIMIT_ANONYMOUS: '2' });
+  const site = await startTestServer({ env: { RATE_LIMIT_ANONYMOUS: '2' }, siteUrlIsOrigin: true });
   try {
     const served = JSON.parse((await request(`${site.origin}/openapi.json`)).text());
     const url = `${site.origin}${BASE}/get_company_info`;

@@ -17,7 +17,7 @@ import * as assert from 'uvu/assert';
 import { sharedReadModel } from '../helpers/read-model.ts';
 import { startRedis, type TestRedis } from '../helpers/redis.ts';
 import { serverEnv, startServers, stopAll, stubSite, type ServerProcess } from './helpers/cluster.ts';
-import { basic, form, json, send } from './helpers/http.ts';
+import { basic, form, json, request } from '../helpers/http.ts';
 import {
   apiRequest, getEndpointRequest, malformedRequest, mcpRequest, methodRequest, oauthRequest, OPERATIONS, API, type HostileRequest, type Tokens,
 } from './hostile/arbitraries.ts';
@@ -46,18 +46,18 @@ interface Env { redis: TestRedis; servers: ServerProcess[]; site: { remove(): Pr
 let env: Env;
 
 async function issueTokens(server: ServerProcess): Promise<Tokens> {
-  const reg = await send(`${server.url}/oauth/register`, { method: 'POST', ...json({ client_name: 'fuzz' }, { 'X-Forwarded-For': '192.0.2.10' }) });
+  const reg = await request(`${server.url}/oauth/register`, { method: 'POST', ...json({ client_name: 'fuzz' }, { 'X-Forwarded-For': '192.0.2.10' }) });
   assert.is(reg.status, 201, reg.text());
   const { client_id, client_secret } = reg.json<{ client_id: string; client_secret: string }>();
   const token = async (scope?: string) => {
-    const r = await send(`${server.url}/oauth/token`, { method: 'POST', ...form({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) }, { Authorization: basic(client_id, client_secret), 'X-Forwarded-For': '192.0.2.11' }) });
+    const r = await request(`${server.url}/oauth/token`, { method: 'POST', ...form({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) }, { Authorization: basic(client_id, client_secret), 'X-Forwarded-For': '192.0.2.11' }) });
     assert.is(r.status, 200, r.text());
     return r.json<{ access_token: string }>().access_token;
   };
   const full = await token();
   const quotaOnly = await token('quota:read');
   const revoked = await token();
-  const rv = await send(`${server.url}/oauth/revoke`, { method: 'POST', ...form({ token: revoked }, { Authorization: basic(client_id, client_secret), 'X-Forwarded-For': '192.0.2.12' }) });
+  const rv = await request(`${server.url}/oauth/revoke`, { method: 'POST', ...form({ token: revoked }, { Authorization: basic(client_id, client_secret), 'X-Forwarded-For': '192.0.2.12' }) });
   assert.is(rv.status, 200);
   return { full, quotaOnly, revoked, clientId: client_id, clientSecret: client_secret };
 }
@@ -202,8 +202,8 @@ function judge429(r: HostileRequest, a: Answer): string[] {
 limited('over the quota, every API operation answers a complete 429 whatever the input', async () => {
   // Use up the anonymous and identified windows first.
   for (let i = 0; i < 4; i++) {
-    await send(`${low.servers[0]!.url}${API}/get_company_info`);
-    await send(`${low.servers[0]!.url}${API}/get_company_info`, { headers: { Authorization: `Bearer ${low.tokens.full}` } });
+    await request(`${low.servers[0]!.url}${API}/get_company_info`);
+    await request(`${low.servers[0]!.url}${API}/get_company_info`, { headers: { Authorization: `Bearer ${low.tokens.full}` } });
   }
   const arb = apiRequest(low.tokens, nextIp).filter((r) => {
     // Requests whose answer cannot be a 429: header sections over the limit (431) are refused before any route.
@@ -215,11 +215,11 @@ limited('over the quota, every API operation answers a complete 429 whatever the
 
 limited('the OAuth limits answer rate_limited with Retry-After', async () => {
   const url = low.servers[0]!.url;
-  const regs = await Promise.all(Array.from({ length: 8 }, () => send(`${url}/oauth/register`, { method: 'POST', ...json({ client_name: 'x' }) })));
+  const regs = await Promise.all(Array.from({ length: 8 }, () => request(`${url}/oauth/register`, { method: 'POST', ...json({ client_name: 'x' }) })));
   // issueTokens registered once (X-Forwarded-For is not trusted here: every request is 127.0.0.1); 5 an hour.
   const limitedRegs = regs.filter((r) => r.status === 429);
   assert.is(limitedRegs.length, 4, 'the sixth registration from one address on is refused');
-  const tokens = await Promise.all(Array.from({ length: 35 }, () => send(`${url}/oauth/token`, { method: 'POST', ...form({ grant_type: 'client_credentials' }, { Authorization: basic(low.tokens.clientId, low.tokens.clientSecret) }) })));
+  const tokens = await Promise.all(Array.from({ length: 35 }, () => request(`${url}/oauth/token`, { method: 'POST', ...form({ grant_type: 'client_credentials' }, { Authorization: basic(low.tokens.clientId, low.tokens.clientSecret) }) })));
   assert.is(tokens.filter((r) => r.status === 429).length, 35 - (30 - 3), 'thirty token requests a minute (three were made above)');
   for (const r of [...limitedRegs, ...tokens.filter((x) => x.status === 429)]) {
     assert.equal(Object.keys(r.json()).sort(), ['error', 'error_description']);
@@ -231,7 +231,7 @@ limited('the OAuth limits answer rate_limited with Retry-After', async () => {
 });
 
 limited('MCP over the quota: HTTP 429 with Retry-After and the reason in the tool result', async () => {
-  const call = () => send(`${low.servers[0]!.url}/mcp`, {
+  const call = () => request(`${low.servers[0]!.url}/mcp`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_page', arguments: { url: 'fontaneria' } } }),

@@ -19,10 +19,10 @@ import { buildPath, writePointer } from '../../server/read-model/pointer.ts';
 import { SearchPagesParams } from '../../server/schemas/params.ts';
 import { searchPages } from '../../server/search/index.ts';
 import { basePages, createFixtureSite, SITE_URL, type FixtureSite, type PageSpec } from '../build-scripts/fixture-site.ts';
-import { startApi } from '../helpers/api-server.ts';
+import { startTestServer } from '../helpers/server.ts';
 import { createReadModel } from '../helpers/read-model.ts';
 import { serverEnv, startServers, stopAll, stubSite, type ServerProcess } from './helpers/cluster.ts';
-import { send } from './helpers/http.ts';
+import { request } from '../helpers/http.ts';
 import { percentile, sleep, startLoad, type PlannedRequest, type Sample } from './helpers/load.ts';
 
 const API = '/wp-json/agentes/v1';
@@ -71,11 +71,11 @@ publishing('a rebuild under load: zero failed or mixed answers, the change serve
     const etagsOf = async (server: ServerProcess) => {
       const out = new Map<string, string>();
       for (const p of Object.keys(basePages())) {
-        const r = await send(`${server.url}${API}/read_page?url=${encodeURIComponent(p)}`);
+        const r = await request(`${server.url}${API}/read_page?url=${encodeURIComponent(p)}`);
         assert.is(r.status, 200, p);
         out.set(p, String(r.headers.etag));
       }
-      out.set('company', String((await send(`${server.url}${API}/get_company_info`)).headers.etag));
+      out.set('company', String((await request(`${server.url}${API}/get_company_info`)).headers.etag));
       return out;
     };
     const etagsBefore = await etagsOf(servers[0]!);
@@ -150,24 +150,24 @@ publishing('a rebuild under load: zero failed or mixed answers, the change serve
     const NEW_PAGE = '/guias/nueva/';
     await site.writePage(NEW_PAGE, { h1: 'Guía nueva', kind: 'guide', city: '', links: [GUIDE], body: '<p>Una guía publicada con el servidor en marcha.</p>' });
     await site.writePage(GUIDE, { ...guide(4), links: [...(guide(4).links ?? []), NEW_PAGE] });
-    for (const s of servers) assert.is((await send(`${s.url}${NEW_PAGE}`, { headers: { Accept: 'text/html' } })).status, 404, 'the new page does not exist yet');
+    for (const s of servers) assert.is((await request(`${s.url}${NEW_PAGE}`, { headers: { Accept: 'text/html' } })).status, 404, 'the new page does not exist yet');
     await buildReadModel(buildOptions(site));
     const fixedAt = performance.now();
     const pending = new Set(servers);
     while (pending.size > 0 && performance.now() - fixedAt < 5000) {
       for (const s of [...pending]) {
-        const r = await send(`${s.url}${API}/read_page?url=${encodeURIComponent(GUIDE)}`);
+        const r = await request(`${s.url}${API}/read_page?url=${encodeURIComponent(GUIDE)}`);
         if (r.text().includes('edición 4')) pending.delete(s);
       }
       if (pending.size > 0) await sleep(20);
     }
     assert.is(pending.size, 0, 'the next good build is served');
     for (const s of servers) {
-      const page = await send(`${s.url}${NEW_PAGE}`, { headers: { Accept: 'text/html', 'Accept-Encoding': 'identity' } });
+      const page = await request(`${s.url}${NEW_PAGE}`, { headers: { Accept: 'text/html', 'Accept-Encoding': 'identity' } });
       assert.is(page.status, 200, 'the new page is served without a restart');
       assert.match(page.text(), 'Una guía publicada con el servidor en marcha.');
       assert.is(Number(page.headers['content-length']), Buffer.byteLength(page.text()), 'its length is the new file\'s');
-      assert.match((await send(`${s.url}${GUIDE}`, { headers: { Accept: 'text/html' } })).text(), 'edición 4');
+      assert.match((await request(`${s.url}${GUIDE}`, { headers: { Accept: 'text/html' } })).text(), 'edición 4');
     }
 
     const exits = await stopAll(servers);
@@ -188,7 +188,7 @@ publishing('SIGHUP loads a new build where watching is off; nothing new and brok
   try {
     servers = await startServers(1, serverEnv({ SITE_URL: fixture.siteUrl, READ_MODEL_DIR: fixture.dir, DIST_DIR: dist.distDir, READ_MODEL_WATCH: 'off' }));
     const server = servers[0]!;
-    const title = async () => (await send(`${server.url}${API}/read_page?url=fontaneria`)).json<{ title: string }>().title;
+    const title = async () => (await request(`${server.url}${API}/read_page?url=fontaneria`)).json<{ title: string }>().title;
     assert.is(await title(), 'Fontanería');
 
     process.kill(server.pid, 'SIGHUP');
@@ -240,7 +240,7 @@ publishing('a build with a broken search index is refused; the server neither cr
       refused++;
       assert.is(server.logs().filter((l) => l.msg === 'new read model not loaded; still serving build good').length, refused, `${kind} refused`);
       assert.ok(server.alive(), `the server survived ${kind}`);
-      const r = await send(`${server.url}${API}/search_pages?query=${encodeURIComponent('cerrajería')}`);
+      const r = await request(`${server.url}${API}/search_pages?query=${encodeURIComponent('cerrajería')}`);
       assert.is(r.status, 200);
       assert.ok(r.json().results.length > 0, 'search still answers from the good build');
     }
@@ -265,17 +265,17 @@ const configFor = (dir: string) => parseConfig({ SITE_URL: 'http://agentes.test'
 
 pruning('a served build can be deleted: pages, company and new searches still answer from memory', async () => {
   const fixture = await createReadModel();
-  const api = await startApi({ fixture });
+  const api = await startTestServer({ fixture });
   try {
     await fs.rm(buildPath(fixture.dir, fixture.buildId), { recursive: true });
     for (const p of fixture.pages) {
-      const r = await send(`${api.base}/read_page?url=${encodeURIComponent(p.path)}`);
+      const r = await request(`${api.base}/read_page?url=${encodeURIComponent(p.path)}`);
       assert.is(r.status, 200, p.path);
       assert.is(r.json().title, p.title);
     }
-    assert.is((await send(`${api.base}/get_company_info?section=contact`)).status, 200);
+    assert.is((await request(`${api.base}/get_company_info?section=contact`)).status, 200);
     for (const query of ['cerrajero vigo', 'calderas', 'fugas de agua', 'aviso legal']) {
-      const r = await send(`${api.base}/search_pages?query=${encodeURIComponent(query)}`);
+      const r = await request(`${api.base}/search_pages?query=${encodeURIComponent(query)}`);
       assert.is(r.status, 200, query);
       assert.ok(r.json().results.length > 0, `${query} finds pages`);
     }

@@ -11,16 +11,14 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createClient } from 'redis';
-import { createTokenService } from '../../server/auth/tokens.ts';
-import { parseConfig } from '../../server/config.ts';
 import type { Logger } from '../../server/log.ts';
-import { startServer } from '../../server/main.ts';
 import { WAIT_BOUND_MS } from '../../server/stores/redis.ts';
 import { freePort } from '../helpers/port.ts';
 import { startRedis, type TestRedis } from '../helpers/redis.ts';
 import { sharedReadModel } from '../helpers/read-model.ts';
+import { startTestServer } from '../helpers/server.ts';
 import { serverEnv, startServers, stopAll, stubSite, type ServerProcess } from './helpers/cluster.ts';
-import { basic, form, json, send, statusCounts, type Reply } from './helpers/http.ts';
+import { basic, form, json, request, statusCounts, type RawResponse } from '../helpers/http.ts';
 import { percentile, sleep, slowest, startLoad, type PlannedRequest, type Sample } from './helpers/load.ts';
 
 const API = '/wp-json/agentes/v1';
@@ -29,7 +27,7 @@ const SLACK_MS = 300;
 /** What a request may take while Redis misbehaves: the store's bound plus scheduling slack. */
 const LATENCY_BOUND_MS = WAIT_BOUND_MS + 500;
 
-function assertJsonError(r: Reply, status: number, field: 'code' | 'error', value: string) {
+function assertJsonError(r: RawResponse, status: number, field: 'code' | 'error', value: string) {
   assert.is(r.status, status, `${status} expected, got ${r.status}: ${r.text().slice(0, 200)}`);
   assert.match(String(r.headers['content-type']), /^application\/json/);
   assert.is(r.json()[field], value);
@@ -49,10 +47,10 @@ processes('content keeps answering, tokens and OAuth get 503 + Retry-After, noth
       RATE_LIMIT_ANONYMOUS: '1000000', RATE_LIMIT_IDENTIFIED: '1000000',
       SITE_URL: fixture.siteUrl, READ_MODEL_DIR: fixture.dir, DIST_DIR: site.distDir,
     }));
-    const reg = await send(servers[0]!.url + '/oauth/register', { method: 'POST', ...json({ client_name: 'outage' }) });
+    const reg = await request(servers[0]!.url + '/oauth/register', { method: 'POST', ...json({ client_name: 'outage' }) });
     const client = reg.json<{ client_id: string; client_secret: string }>();
     const auth = basic(client.client_id, client.client_secret);
-    const tok = await send(servers[0]!.url + '/oauth/token', { method: 'POST', ...form({ grant_type: 'client_credentials' }, { Authorization: auth }) });
+    const tok = await request(servers[0]!.url + '/oauth/token', { method: 'POST', ...form({ grant_type: 'client_credentials' }, { Authorization: auth }) });
     const { access_token } = tok.json<{ access_token: string }>();
 
     const paths = ['read_page?url=fontaneria', 'search_pages?query=fontanero%20madrid', 'get_company_info'];
@@ -80,7 +78,7 @@ processes('content keeps answering, tokens and OAuth get 503 + Retry-After, noth
     const recovered = new Map<ServerProcess, number>();
     while (recovered.size < servers.length && performance.now() - redisUpAt < 5000) {
       await Promise.all(servers.filter((s) => !recovered.has(s)).map(async (s) => {
-        const r = await send(s.url + '/oauth/register', { method: 'POST', ...json({ client_name: 'probe' }, { 'X-Forwarded-For': nextIp() }), timeoutMs: 3000 }).catch(() => null);
+        const r = await request(s.url + '/oauth/register', { method: 'POST', ...json({ client_name: 'probe' }, { 'X-Forwarded-For': nextIp() }), timeoutMs: 3000 }).catch(() => null);
         if (r?.status === 201 && s.logs().some((l) => l.msg.startsWith('quota store back'))) recovered.set(s, performance.now() - redisUpAt);
       }));
       if (recovered.size < servers.length) await sleep(25);
@@ -121,13 +119,13 @@ processes('content keeps answering, tokens and OAuth get 503 + Retry-After, noth
     }
 
     // Full service: a fresh client and token (Redis lost its data with the kill) work on every process.
-    const reg2 = await send(servers[1]!.url + '/oauth/register', { method: 'POST', ...json({ client_name: 'after' }, { 'X-Forwarded-For': nextIp() }) });
+    const reg2 = await request(servers[1]!.url + '/oauth/register', { method: 'POST', ...json({ client_name: 'after' }, { 'X-Forwarded-For': nextIp() }) });
     assert.is(reg2.status, 201);
     const c2 = reg2.json<{ client_id: string; client_secret: string }>();
-    const tok2 = await send(servers[2]!.url + '/oauth/token', { method: 'POST', ...form({ grant_type: 'client_credentials' }, { Authorization: basic(c2.client_id, c2.client_secret), 'X-Forwarded-For': nextIp() }) });
+    const tok2 = await request(servers[2]!.url + '/oauth/token', { method: 'POST', ...form({ grant_type: 'client_credentials' }, { Authorization: basic(c2.client_id, c2.client_secret), 'X-Forwarded-For': nextIp() }) });
     const t2 = tok2.json<{ access_token: string }>().access_token;
     for (const s of servers) {
-      const r = await send(`${s.url}${API}/read_page?url=fontaneria`, { headers: { Authorization: `Bearer ${t2}` } });
+      const r = await request(`${s.url}${API}/read_page?url=fontaneria`, { headers: { Authorization: `Bearer ${t2}` } });
       assert.is(r.status, 200);
       assert.is(r.headers['ratelimit-policy'], '"identificado";q=1000000;w=60');
     }
@@ -136,7 +134,7 @@ processes('content keeps answering, tokens and OAuth get 503 + Retry-After, noth
     rawClient.on('error', () => {});
     await rawClient.connect();
     try {
-      for (let i = 0; i < 9; i++) await send(`${servers[i % 3]!.url}${API}/get_company_info`, { headers: { 'X-Forwarded-For': '198.51.100.99' } });
+      for (let i = 0; i < 9; i++) await request(`${servers[i % 3]!.url}${API}/get_company_info`, { headers: { 'X-Forwarded-For': '198.51.100.99' } });
       assert.is(await rawClient.get('outage:{rl:anonimo:198.51.100.99}'), '9', 'shared counting resumed on every process');
     } finally {
       await rawClient.close();
@@ -166,23 +164,17 @@ processes.run();
 
 /** One server in this process over `redis`, with its log lines kept. */
 async function inProcess(redis: TestRedis, env: Record<string, string> = {}) {
-  const fixture = await sharedReadModel();
-  const config = parseConfig({
-    SITE_URL: fixture.siteUrl, READ_MODEL_DIR: fixture.dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent',
-    REDIS_URL: redis.url, KEY_PREFIX: `inproc-${Math.random().toString(36).slice(2, 8)}`, READ_MODEL_WATCH: 'off', ...env,
-  });
   const lines: Array<{ level: string; msg: string }> = [];
   const log: Logger = { info: (msg) => lines.push({ level: 'info', msg }), error: (msg) => lines.push({ level: 'error', msg }) };
-  const running = await startServer(config, { log });
-  const tokens = createTokenService({ store: running.deps.store, config, clock: Date.now });
-  const { access_token } = await tokens.issue('client-x', ['content:read', 'quota:read']);
+  const server = await startTestServer({ env: { REDIS_URL: redis.url, KEY_PREFIX: `inproc-${Math.random().toString(36).slice(2, 8)}`, ...env }, log });
+  const { access_token } = await server.tokens.issue('client-x', ['content:read', 'quota:read']);
   return {
-    api: running.url + API,
-    url: running.url,
+    api: server.base,
+    url: server.origin,
     lines,
     bearer: { Authorization: `Bearer ${access_token}` },
     count: (prefix: string) => lines.filter((l) => l.msg.startsWith(prefix)).length,
-    close: () => running.close(0),
+    close: server.close,
   };
 }
 
@@ -204,15 +196,15 @@ inproc('while Redis is down the same limits are counted in the process, with one
   const s = await inProcess(redis, { RATE_LIMIT_ANONYMOUS: '5' });
   let down = false;
   try {
-    assert.is((await send(`${s.api}/get_company_info`)).status, 200);
+    assert.is((await request(`${s.api}/get_company_info`)).status, 200);
     await redis.stop();
     down = true;
 
     // A token cannot be checked: 503 on REST and MCP, each counted on the IP's local window.
-    const withToken = await send(`${s.api}/get_company_info`, { headers: s.bearer, timeoutMs: 2000 });
+    const withToken = await request(`${s.api}/get_company_info`, { headers: s.bearer, timeoutMs: 2000 });
     assertJsonError(withToken, 503, 'code', 'agentes_unavailable');
     assert.is(withToken.headers['ratelimit-remaining'], '4', 'counted like any credential that is not accepted');
-    const mcp = (headers: Record<string, string> = {}) => send(`${s.url}/mcp`, {
+    const mcp = (headers: Record<string, string> = {}) => request(`${s.url}/mcp`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_company_info', arguments: {} } }),
@@ -224,8 +216,8 @@ inproc('while Redis is down the same limits are counted in the process, with one
     assert.is(mcpToken.json().jsonrpc, '2.0');
 
     // Without a token, content goes on within the same limit, counted locally (REST and MCP share it).
-    const replies: Reply[] = [];
-    for (let i = 0; i < 6; i++) replies.push(await send(`${s.api}/read_page?url=fontaneria`, { timeoutMs: 2000 }));
+    const replies: RawResponse[] = [];
+    for (let i = 0; i < 6; i++) replies.push(await request(`${s.api}/read_page?url=fontaneria`, { timeoutMs: 2000 }));
     assert.equal(statusCounts(replies), { 200: 3, 429: 3 }, 'the anonymous limit still holds, counted locally');
     assert.equal(replies.map((r) => Number(r.headers['ratelimit-remaining'])), [2, 1, 0, 0, 0, 0], 'a fresh local window');
     const limited = replies[5]!;
@@ -236,10 +228,10 @@ inproc('while Redis is down the same limits are counted in the process, with one
 
     await redis.start();
     down = false;
-    let back: Reply | null = null;
+    let back: RawResponse | null = null;
     for (let i = 0; i < 40; i++) {
       await sleep(50);
-      back = await send(`${s.api}/read_page?url=fontaneria`);
+      back = await request(`${s.api}/read_page?url=fontaneria`);
       if (s.count('quota store back') === 1) break;
     }
     assert.is(s.count('quota store back'), 1, 'one line when shared again');
@@ -254,22 +246,22 @@ inproc('while Redis is down the same limits are counted in the process, with one
 inproc('a hung Redis (CLIENT PAUSE) costs at most the 1 s bound: content answers, a token gets 503', async () => {
   const s = await inProcess(redis);
   try {
-    assert.is((await send(`${s.api}/get_company_info`, { headers: s.bearer })).status, 200);
+    assert.is((await request(`${s.api}/get_company_info`, { headers: s.bearer })).status, 200);
     await raw.sendCommand(['CLIENT', 'PAUSE', '2500', 'ALL']);
     const started = performance.now();
     const [anon, bearer] = await Promise.all([
-      send(`${s.api}/read_page?url=fontaneria`, { timeoutMs: 3000 }),
-      send(`${s.api}/read_page?url=fontaneria`, { headers: s.bearer, timeoutMs: 3000 }),
+      request(`${s.api}/read_page?url=fontaneria`, { timeoutMs: 3000 }),
+      request(`${s.api}/read_page?url=fontaneria`, { headers: s.bearer, timeoutMs: 3000 }),
     ]);
     assert.is(anon.status, 200);
     assertJsonError(bearer, 503, 'code', 'agentes_unavailable');
     for (const r of [anon, bearer]) assert.ok(r.ms <= WAIT_BOUND_MS + SLACK_MS, `answered in ${r.ms.toFixed(0)} ms`);
     // Known down: the next content requests do not wait on Redis at all.
-    const quick = await send(`${s.api}/search_pages?query=cerrajero`, { timeoutMs: 3000 });
+    const quick = await request(`${s.api}/search_pages?query=cerrajero`, { timeoutMs: 3000 });
     assert.is(quick.status, 200);
     assert.ok(quick.ms < 300, `served without waiting (${quick.ms.toFixed(0)} ms)`);
     // The OAuth endpoints give up as fast.
-    const oauth = await send(`${s.url}/oauth/register`, { method: 'POST', ...json({ client_name: 'x' }), timeoutMs: 3000 });
+    const oauth = await request(`${s.url}/oauth/register`, { method: 'POST', ...json({ client_name: 'x' }), timeoutMs: 3000 });
     assertJsonError(oauth, 503, 'error', 'temporarily_unavailable');
     assert.ok(oauth.ms <= WAIT_BOUND_MS + SLACK_MS, `OAuth answered in ${oauth.ms.toFixed(0)} ms`);
     console.log(`  hung redis: content ${anon.ms.toFixed(0)} ms and token 503 ${bearer.ms.toFixed(0)} ms while it times out, `
@@ -277,7 +269,7 @@ inproc('a hung Redis (CLIENT PAUSE) costs at most the 1 s bound: content answers
     while (performance.now() - started < 2600) await sleep(50);
     let status = 0;
     for (let i = 0; i < 40 && status !== 200; i++) {
-      status = (await send(`${s.api}/get_company_info`, { headers: s.bearer })).status;
+      status = (await request(`${s.api}/get_company_info`, { headers: s.bearer })).status;
       if (status !== 200) await sleep(50);
     }
     assert.is(status, 200, 'tokens work again once Redis answers');
@@ -294,12 +286,12 @@ inproc('error replies that mean "cannot serve now" (READONLY replica, BUSY scrip
     // A failover left this node a replica: reads work, writes answer READONLY.
     const deadMaster = await freePort();
     await raw.sendCommand(['REPLICAOF', '127.0.0.1', String(deadMaster)]);
-    const content = await send(`${s.api}/read_page?url=fontaneria`);
+    const content = await request(`${s.api}/read_page?url=fontaneria`);
     assert.is(content.status, 200, 'content answers on local quotas');
-    const tokenContent = await send(`${s.api}/read_page?url=fontaneria`, { headers: s.bearer });
+    const tokenContent = await request(`${s.api}/read_page?url=fontaneria`, { headers: s.bearer });
     assert.is(tokenContent.status, 200, 'the token is still checked (a read), its quota counted locally');
     assert.is(tokenContent.headers['ratelimit-policy'], '"identificado";q=600;w=60');
-    assertJsonError(await send(`${s.url}/oauth/register`, { method: 'POST', ...json({ client_name: 'x' }) }), 503, 'error', 'temporarily_unavailable');
+    assertJsonError(await request(`${s.url}/oauth/register`, { method: 'POST', ...json({ client_name: 'x' }) }), 503, 'error', 'temporarily_unavailable');
     await raw.sendCommand(['REPLICAOF', 'NO', 'ONE']);
 
     // A script hogs Redis: every other command answers BUSY.
@@ -308,8 +300,8 @@ inproc('error replies that mean "cannot serve now" (READONLY replica, BUSY scrip
     const hog = blocker.sendCommand(['EVAL', 'while true do end', '0']).catch(() => null);
     await sleep(150);
     const [busyContent, busyToken] = await Promise.all([
-      send(`${s.api}/get_company_info`, { timeoutMs: 3000 }),
-      send(`${s.api}/get_company_info`, { headers: s.bearer, timeoutMs: 3000 }),
+      request(`${s.api}/get_company_info`, { timeoutMs: 3000 }),
+      request(`${s.api}/get_company_info`, { headers: s.bearer, timeoutMs: 3000 }),
     ]);
     assert.is(busyContent.status, 200);
     assertJsonError(busyToken, 503, 'code', 'agentes_unavailable');
@@ -319,7 +311,7 @@ inproc('error replies that mean "cannot serve now" (READONLY replica, BUSY scrip
     await raw.sendCommand(['CONFIG', 'SET', 'busy-reply-threshold', '5000']);
     let status = 0;
     for (let i = 0; i < 40 && status !== 200; i++) {
-      status = (await send(`${s.url}/oauth/register`, { method: 'POST', ...json({ client_name: 'y' }) })).status === 201 ? 200 : 0;
+      status = (await request(`${s.url}/oauth/register`, { method: 'POST', ...json({ client_name: 'y' }) })).status === 201 ? 200 : 0;
       if (status !== 200) await sleep(50);
     }
     assert.is(status, 200, 'OAuth works again');

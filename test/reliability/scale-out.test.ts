@@ -11,21 +11,21 @@ import { createClient } from 'redis';
 import { sharedReadModel } from '../helpers/read-model.ts';
 import { startRedis } from '../helpers/redis.ts';
 import { serverEnv, startServers, stopAll, stubSite, type ServerProcess } from './helpers/cluster.ts';
-import { basic, form, json, send, statusCounts, type Reply } from './helpers/http.ts';
+import { basic, form, json, request, statusCounts, type RawResponse } from '../helpers/http.ts';
 
 const PREFIX = 'scale';
 const API = '/wp-json/agentes/v1';
 
 /** `n` requests at once, spread round-robin over the processes. */
-function burst(servers: readonly ServerProcess[], n: number, make: (i: number) => { path: string; method?: string; headers?: Record<string, string>; body?: string }): Promise<Reply[]> {
+function burst(servers: readonly ServerProcess[], n: number, make: (i: number) => { path: string; method?: string; headers?: Record<string, string>; body?: string }): Promise<RawResponse[]> {
   return Promise.all(Array.from({ length: n }, (_, i) => {
     const r = make(i);
-    return send(servers[i % servers.length]!.url + r.path, { method: r.method, headers: r.headers, body: r.body, timeoutMs: 30_000 });
+    return request(servers[i % servers.length]!.url + r.path, { method: r.method, headers: r.headers, body: r.body, timeoutMs: 30_000 });
   }));
 }
 
 const ascending = (n: number) => Array.from({ length: n }, (_, i) => i);
-const remainingOf = (replies: Reply[]) => replies.map((r) => Number(r.headers['ratelimit-remaining'])).sort((a, b) => a - b);
+const remainingOf = (replies: RawResponse[]) => replies.map((r) => Number(r.headers['ratelimit-remaining'])).sort((a, b) => a - b);
 
 /** The hash tag Redis Cluster hashes: between the first `{` and the next `}` (cluster spec, "Hash tags"). */
 function hashTag(key: string): string | null {
@@ -50,10 +50,10 @@ test('3 processes on one Redis: every limit is exact across processes, keys are 
     const from = (ip: string) => ({ 'X-Forwarded-For': ip });
 
     // A registered client, and its token (from addresses no burst below uses).
-    const reg = await send(servers[0]!.url + '/oauth/register', { method: 'POST', ...json({ client_name: 'scale-out' }, from('192.0.2.1')) });
+    const reg = await request(servers[0]!.url + '/oauth/register', { method: 'POST', ...json({ client_name: 'scale-out' }, from('192.0.2.1')) });
     assert.is(reg.status, 201, reg.text());
     const client = reg.json<{ client_id: string; client_secret: string }>();
-    const tok = await send(servers[1]!.url + '/oauth/token', { method: 'POST', ...form({ grant_type: 'client_credentials' }, { Authorization: basic(client.client_id, client.client_secret), ...from('192.0.2.2') }) });
+    const tok = await request(servers[1]!.url + '/oauth/token', { method: 'POST', ...form({ grant_type: 'client_credentials' }, { Authorization: basic(client.client_id, client.client_secret), ...from('192.0.2.2') }) });
     assert.is(tok.status, 200, tok.text());
     const { access_token } = tok.json<{ access_token: string }>();
 

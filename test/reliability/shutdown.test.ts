@@ -9,7 +9,6 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sharedReadModel } from '../helpers/read-model.ts';
 import { serverEnv, startServers, stopAll, stubSite, type ServerProcess } from './helpers/cluster.ts';
-import { send } from './helpers/http.ts';
 import { sleep } from './helpers/load.ts';
 
 interface Outcome {

@@ -12,7 +12,7 @@ import * as assert from 'uvu/assert';
 import { TIMEOUTS } from '../../server/main.ts';
 import { sharedReadModel } from '../helpers/read-model.ts';
 import { serverEnv, startServers, stopAll, stubSite, type ServerProcess } from './helpers/cluster.ts';
-import { send } from './helpers/http.ts';
+import { request } from '../helpers/http.ts';
 import { percentile, sleep } from './helpers/load.ts';
 
 const IDLE = 1200;
@@ -73,7 +73,7 @@ test('trickled headers are cut off by headersTimeout; 1,200+ idle sockets do not
     // Meanwhile, normal requests (new connections) are served at once.
     const times: number[] = [];
     for (let i = 0; i < 40; i++) {
-      const r = await send(`${server.url}/wp-json/agentes/v1/read_page?url=fontaneria`, { timeoutMs: 3000 });
+      const r = await request(`${server.url}/wp-json/agentes/v1/read_page?url=fontaneria`, { timeoutMs: 3000 });
       assert.is(r.status, 200);
       times.push(r.ms);
       await sleep(100);
@@ -101,7 +101,7 @@ test('trickled headers are cut off by headersTimeout; 1,200+ idle sockets do not
     }
 
     // Still healthy.
-    assert.is((await send(`${server.url}/wp-json/agentes/v1/get_company_info`)).status, 200);
+    assert.is((await request(`${server.url}/wp-json/agentes/v1/get_company_info`)).status, 200);
     assert.ok(server.alive());
     assert.equal(await server.stop(), { code: 0, signal: null });
     const heldFor = tricklers.map((t) => t.closedAt! - t.openedAt);

@@ -13,7 +13,7 @@ import { ROOT } from '../../server/config.ts';
 import { API_BASE } from '../../server/paths.ts';
 import { CITY_SLUGS } from '../../server/schemas/cities.ts';
 import { COMPANY_SECTIONS } from '../../server/schemas/resources.ts';
-import { startBuiltServer, type BuiltServer } from './built-server.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { launchChromium } from './chromium.ts';
 
 const ARTIFACT = path.join(ROOT, 'test-artifacts', 'sandbox.png');
@@ -30,9 +30,9 @@ const headerShown = (page: Page, name: string) => page.locator(`td[data-header="
 // slow parts. Started by the first test that needs them, not in a `before` hook: uvu reports a
 // failing hook as nothing at all, and a browser that cannot start must fail a test, loudly.
 // The first test counts on being the first to call the API (its quota headers).
-let serverStarted: Promise<BuiltServer> | undefined;
+let serverStarted: Promise<TestServer> | undefined;
 let browserStarted: Promise<Browser> | undefined;
-const builtServer = () => (serverStarted ??= startBuiltServer());
+const builtServer = () => (serverStarted ??= startTestServer({ fixture: 'built' }));
 const chromium = () => (browserStarted ??= launchChromium());
 
 test.after(async () => {

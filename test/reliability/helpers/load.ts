@@ -3,7 +3,7 @@
  * Every request is recorded with its start and end (performance.now()), its status or the
  * transport error, so a test can check what happened in each phase of an incident.
  */
-import { send, type Reply, type SendOptions } from './http.ts';
+import { request, type RawResponse, type RequestOptions } from '../../helpers/http.ts';
 
 export interface Sample {
   kind: string;
@@ -13,7 +13,7 @@ export interface Sample {
   end: number;
   ms: number;
   error?: string;
-  reply?: Reply;
+  reply?: RawResponse;
   /** Which server the request went to (index into the caller's list). */
   target: number;
 }
@@ -22,7 +22,7 @@ export interface PlannedRequest {
   kind: string;
   target: number;
   url: string;
-  options?: SendOptions;
+  options?: RequestOptions;
 }
 
 export interface Load {
@@ -39,10 +39,10 @@ export function startLoad(concurrency: number, next: (n: number) => PlannedReque
     while (!stopped) {
       const planned = next(n++);
       const start = performance.now();
-      let reply: Reply | undefined;
+      let reply: RawResponse | undefined;
       let error: string | undefined;
       try {
-        reply = await send(planned.url, { timeoutMs, ...planned.options });
+        reply = await request(planned.url, { timeoutMs, ...planned.options });
       } catch (err) {
         error = `${(err as NodeJS.ErrnoException).code ?? ''} ${(err as Error).message}`.trim();
       }

@@ -1,22 +1,22 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startApi, type ApiServer } from '../../helpers/api-server.ts';
+import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { request, type RawResponse } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
 import { assertError, assertRateLimitHeaders } from './assertions.ts';
 
 let now = Date.now();
-const test = suite<{ api: ApiServer }>('bearer tokens on the content operations');
+const test = suite<{ api: TestServer }>('bearer tokens on the content operations');
 test.before(async (ctx) => {
-  ctx.api = await startApi({ fixture: await sharedReadModel(), clock: () => now });
+  ctx.api = await startTestServer({ fixture: await sharedReadModel(), clock: () => now });
 });
 test.after(async (ctx) => { await ctx.api.close(); });
 
 const OPS = ['search_pages?query=fontaner%C3%ADa', 'read_page?url=fontaneria', 'get_company_info', 'quota'];
-const get = (api: ApiServer, op: string, authorization?: string) =>
+const get = (api: TestServer, op: string, authorization?: string) =>
   request(`${api.base}/${op}`, { headers: authorization === undefined ? {} : { Authorization: authorization } });
 
-function assertInvalidToken(api: ApiServer, res: RawResponse) {
+function assertInvalidToken(api: TestServer, res: RawResponse) {
   assertError(res, 401, 'agentes_invalid_token');
   const challenge = String(res.headers['www-authenticate']);
   assert.match(challenge, /^Bearer /);

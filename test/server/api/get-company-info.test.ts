@@ -1,18 +1,18 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { COMPANY_SECTION_FIELDS, CompanyInfoSchema } from '../../../server/schemas/resources.ts';
-import { startApi, type ApiServer } from '../../helpers/api-server.ts';
+import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { qs, request } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
 import { assertError, assertRateLimitHeaders } from './assertions.ts';
 
-const test = suite<{ api: ApiServer }>('get_company_info');
+const test = suite<{ api: TestServer }>('get_company_info');
 test.before(async (ctx) => {
-  ctx.api = await startApi({ fixture: await sharedReadModel(), env: { RATE_LIMIT_ANONYMOUS: '100000' } });
+  ctx.api = await startTestServer({ fixture: await sharedReadModel(), env: { RATE_LIMIT_ANONYMOUS: '100000' } });
 });
 test.after(async (ctx) => { await ctx.api.close(); });
 
-const info = (api: ApiServer, params: Record<string, string | string[]> = {}) =>
+const info = (api: TestServer, params: Record<string, string | string[]> = {}) =>
   request(`${api.base}/get_company_info${qs(params)}`);
 
 test('section=all (the default) returns every field', async ({ api }) => {

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseItem } from 'structured-headers';
-import { startApi, type ApiServer } from '../../helpers/api-server.ts';
+import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { request, type RawResponse } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
 import { assertError, assertRateLimitHeaders } from './assertions.ts';
@@ -17,8 +17,8 @@ function assertCors(res: RawResponse) {
   for (const h of EXPOSED) assert.ok(exposed.includes(h.toLowerCase()), `exposes ${h}`);
 }
 
-async function withApi(env: Record<string, string>, fn: (api: ApiServer) => Promise<void>) {
-  const api = await startApi({ fixture: await sharedReadModel(), env });
+async function withApi(env: Record<string, string>, fn: (api: TestServer) => Promise<void>) {
+  const api = await startTestServer({ fixture: await sharedReadModel(), env });
   try { await fn(api); } finally { await api.close(); }
 }
 

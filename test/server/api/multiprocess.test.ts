@@ -5,7 +5,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { request } from '../../helpers/http.ts';
+import { request, statusCounts } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
 import { startRedis } from '../../helpers/redis.ts';
 import { serverEnv, startServers, stopAll, stubSite, type ServerProcess } from '../../reliability/helpers/cluster.ts';
@@ -23,9 +23,7 @@ test('3 processes on one Redis admit exactly 60 of 200 concurrent anonymous requ
     }));
     const responses = await Promise.all(Array.from({ length: 200 }, (_, i) =>
       request(`${servers[i % 3]!.url}/wp-json/agentes/v1/read_page?url=fontaneria`)));
-    const byStatus = new Map<number, number>();
-    for (const r of responses) byStatus.set(r.status, (byStatus.get(r.status) ?? 0) + 1);
-    assert.equal(Object.fromEntries(byStatus), { 200: 60, 429: 140 });
+    assert.equal(statusCounts(responses), { 200: 60, 429: 140 });
     for (const r of responses) assert.type(r.headers.ratelimit, 'string', 'every answer carries the quota headers');
     const remaining = responses.filter((r) => r.status === 200).map((r) => Number(r.headers['ratelimit-remaining'])).sort((a, b) => a - b);
     assert.equal(remaining, Array.from({ length: 60 }, (_, i) => i), 'each admitted request saw its own count');

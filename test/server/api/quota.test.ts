@@ -1,18 +1,18 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { QuotaSchema } from '../../../server/schemas/resources.ts';
-import { startApi, type ApiServer } from '../../helpers/api-server.ts';
+import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { request } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
 import { assertError, assertRateLimitHeaders } from './assertions.ts';
 
-const test = suite<{ api: ApiServer }>('quota');
-test.before(async (ctx) => { ctx.api = await startApi({ fixture: await sharedReadModel() }); });
+const test = suite<{ api: TestServer }>('quota');
+test.before(async (ctx) => { ctx.api = await startTestServer({ fixture: await sharedReadModel() }); });
 test.after(async (ctx) => { await ctx.api.close(); });
 
-const quota = (api: ApiServer, authorization?: string) =>
+const quota = (api: TestServer, authorization?: string) =>
   request(`${api.base}/quota`, { headers: authorization ? { Authorization: authorization } : {} });
-const metadata = (api: ApiServer) => `resource_metadata="${api.config.siteUrl}/.well-known/oauth-protected-resource/wp-json/agentes/v1"`;
+const metadata = (api: TestServer) => `resource_metadata="${api.config.siteUrl}/.well-known/oauth-protected-resource/wp-json/agentes/v1"`;
 
 test('no token → 401 rest_not_logged_in with a Bearer challenge carrying resource_metadata', async ({ api }) => {
   const res = await quota(api);

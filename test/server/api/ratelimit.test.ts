@@ -5,7 +5,7 @@ import { createLogger } from '../../../server/log.ts';
 import { createStore } from '../../../server/stores/index.ts';
 import { createMemoryStore } from '../../../server/stores/memory.ts';
 import type { Store } from '../../../server/stores/types.ts';
-import { startApi, type ApiServer } from '../../helpers/api-server.ts';
+import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { request } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
 import { startRedis, type TestRedis } from '../../helpers/redis.ts';
@@ -37,9 +37,9 @@ const redisBackend: Backend = {
 function rateLimitSuite(name: string, backend: Backend, extra?: (test: ReturnType<typeof suite>) => void) {
   const test = suite(`quotas over HTTP (${name} store)`);
 
-  async function withApi(env: Record<string, string>, fn: (api: ApiServer, advance: (ms: number) => Promise<void>) => Promise<void>) {
+  async function withApi(env: Record<string, string>, fn: (api: TestServer, advance: (ms: number) => Promise<void>) => Promise<void>) {
     const { store, clock, advance } = await backend.open();
-    const api = await startApi({ fixture: await sharedReadModel(), env, store, clock });
+    const api = await startTestServer({ fixture: await sharedReadModel(), env, store, clock });
     try { await fn(api, advance); } finally { await api.close(); await store.close(); }
   }
 
@@ -125,7 +125,7 @@ rateLimitSuite('memory', memory).run();
 rateLimitSuite('redis', redisBackend, (test) => {
   test('Redis down: content answers on per-process quotas, a token gets 503 (never anonymous), no hang; back when it returns', async () => {
     const { store } = await redisBackend.open();
-    const api = await startApi({ fixture: await sharedReadModel(), store });
+    const api = await startTestServer({ fixture: await sharedReadModel(), store });
     try {
       const { access_token } = await api.tokens.issue('client-a', ['content:read']);
       assert.is((await request(`${api.base}/get_company_info`)).status, 200);

@@ -2,18 +2,18 @@ import zlib from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PageSchema } from '../../../server/schemas/resources.ts';
-import { startApi, type ApiServer } from '../../helpers/api-server.ts';
+import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { qs, request } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
 import { assertError, assertRateLimitHeaders } from './assertions.ts';
 
-const test = suite<{ api: ApiServer }>('read_page');
+const test = suite<{ api: TestServer }>('read_page');
 test.before(async (ctx) => {
-  ctx.api = await startApi({ fixture: await sharedReadModel(), env: { RATE_LIMIT_ANONYMOUS: '100000' } });
+  ctx.api = await startTestServer({ fixture: await sharedReadModel(), env: { RATE_LIMIT_ANONYMOUS: '100000' } });
 });
 test.after(async (ctx) => { await ctx.api.close(); });
 
-const read = (api: ApiServer, url: string, headers: Record<string, string> = {}) =>
+const read = (api: TestServer, url: string, headers: Record<string, string> = {}) =>
   request(`${api.base}/read_page${qs({ url })}`, { headers });
 
 test('every accepted form of the URL returns the same page', async ({ api }) => {

@@ -1,13 +1,13 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startApi, type ApiServer } from '../../helpers/api-server.ts';
+import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { request } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
 import { assertError } from './assertions.ts';
 
-const test = suite<{ api: ApiServer }>('routing under /wp-json/agentes/v1');
+const test = suite<{ api: TestServer }>('routing under /wp-json/agentes/v1');
 test.before(async (ctx) => {
-  ctx.api = await startApi({ fixture: await sharedReadModel(), env: { RATE_LIMIT_ANONYMOUS: '100000' } });
+  ctx.api = await startTestServer({ fixture: await sharedReadModel(), env: { RATE_LIMIT_ANONYMOUS: '100000' } });
 });
 test.after(async (ctx) => { await ctx.api.close(); });
 

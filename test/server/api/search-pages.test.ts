@@ -1,18 +1,18 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SearchResponseSchema, type SearchResponse } from '../../../server/schemas/resources.ts';
-import { startApi, type ApiServer } from '../../helpers/api-server.ts';
+import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { qs, request } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
 import { assertError, assertRateLimitHeaders } from './assertions.ts';
 
-const test = suite<{ api: ApiServer }>('search_pages');
+const test = suite<{ api: TestServer }>('search_pages');
 test.before(async (ctx) => {
-  ctx.api = await startApi({ fixture: await sharedReadModel(), env: { RATE_LIMIT_ANONYMOUS: '100000' } });
+  ctx.api = await startTestServer({ fixture: await sharedReadModel(), env: { RATE_LIMIT_ANONYMOUS: '100000' } });
 });
 test.after(async (ctx) => { await ctx.api.close(); });
 
-const search = (api: ApiServer, params: Record<string, string | number | (string | number)[]>) =>
+const search = (api: TestServer, params: Record<string, string | number | (string | number)[]>) =>
   request(`${api.base}/search_pages${qs(params)}`);
 
 test('200: exactly {total, results, next_cursor}, results on this site, plain-text excerpts', async ({ api }) => {

@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { TOKEN_TTL_SECONDS } from '../../../server/auth/tokens.ts';
 import { request } from '../../helpers/http.ts';
-import { startSite } from './site.ts';
+import { startTestServer } from '../../helpers/server.ts';
 
 const run = promisify(execFile);
 
@@ -21,7 +21,7 @@ test('curl and jq are installed', async () => {
 });
 
 test('every sh block of /auth.md succeeds in order: register → token → use → quota → introspect → revoke', async () => {
-  const site = await startSite();
+  const site = await startTestServer({ siteUrlIsOrigin: true });
   try {
     const md = (await request(`${site.origin}/auth.md`)).text();
     const blocks = [...md.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);

@@ -15,15 +15,15 @@ import type { OpenedModel } from '../../../server/read-model/holder.ts';
 import { LIMITS as OAUTH_LIMITS } from '../../../server/auth/oauth-limits.ts';
 import { createReadModel } from '../../helpers/read-model.ts';
 import { request } from '../../helpers/http.ts';
-import { startSite, type Site } from './site.ts';
+import { startTestServer, type TestServer } from '../../helpers/server.ts';
 
 const ENV = { RATE_LIMIT_ANONYMOUS: '45', RATE_LIMIT_IDENTIFIED: '450', RATE_LIMIT_WINDOW: '30', READ_PAGE_MAX_CHARS: '12345' };
 
-let site: Site;
+let site: TestServer;
 let agents = '';
 let auth = '';
 test.before(async () => {
-  site = await startSite(ENV);
+  site = await startTestServer({ env: ENV, siteUrlIsOrigin: true });
   agents = (await request(`${site.origin}/agents.md`)).text();
   auth = (await request(`${site.origin}/auth.md`)).text();
 });
@@ -140,7 +140,7 @@ test('llms-full.txt: the full Markdown of the key pages, not the per-city pages'
 
 test('llms.txt and llms-full.txt follow a new read-model build', async () => {
   const fixture = await createReadModel();
-  const own = await startSite({}, fixture);
+  const own = await startTestServer({ fixture, siteUrlIsOrigin: true });
   try {
     const before = await request(`${own.origin}/llms.txt`);
     const full = await request(`${own.origin}/llms-full.txt`);

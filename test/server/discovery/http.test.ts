@@ -7,10 +7,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildOpenApi } from '../../../server/discovery/openapi.ts';
 import { request } from '../../helpers/http.ts';
-import { startSite, type Site } from './site.ts';
+import { startTestServer, type TestServer } from '../../helpers/server.ts';
 
-let site: Site;
-test.before(async () => { site = await startSite(); });
+let site: TestServer;
+test.before(async () => { site = await startTestServer({ siteUrlIsOrigin: true }); });
 test.after(async () => { await site.close(); });
 
 const DOCUMENTS: Record<string, RegExp> = {

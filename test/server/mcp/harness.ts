@@ -1,16 +1,15 @@
 /**
- * Shared pieces of the MCP tests: the whole server (startApi) over the read-model fixture, the
- * SDK's own client on it, a raw HTTP client that sends exactly the bytes and headers given, and
- * the checks every tool result must pass.
+ * Shared pieces of the MCP tests: the SDK's own client on a test server, a JSON-RPC message
+ * POSTed as a client sends it, and the checks every tool result must pass.
  */
-import http from 'node:http';
 import * as assert from 'uvu/assert';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ApiServer } from '../../helpers/api-server.ts';
+import { request, type RawResponse } from '../../helpers/http.ts';
+import type { TestServer } from '../../helpers/server.ts';
 
 export const MCP_ACCEPT = 'application/json, text/event-stream';
 
@@ -26,7 +25,7 @@ export interface Captured {
  * client believes it talks to: the fetch passed to the transport sends every request for it to the
  * test server instead, so SITE_URL-based discovery documents resolve, and records each response.
  */
-export async function connectClient(api: ApiServer, options: { headers?: Record<string, string>; authProvider?: OAuthClientProvider; site?: string } = {}) {
+export async function connectClient(api: TestServer, options: { headers?: Record<string, string>; authProvider?: OAuthClientProvider; site?: string } = {}) {
   const site = options.site ?? api.origin;
   const captured: Captured = {
     responses: [],
@@ -53,33 +52,10 @@ export async function connectClient(api: ApiServer, options: { headers?: Record<
   return { client, transport, captured };
 }
 
-export interface RawResponse {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  text: string;
-  json<T = any>(): T;
-}
-
-/** One HTTP request with exactly these headers and body (no defaults added but Host and Content-Length). */
-export function raw(url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: options.method ?? 'POST', headers: options.headers ?? {}, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) });
-      });
-    });
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
-
 /** A JSON-RPC message POSTed as an MCP client does (both media types accepted, JSON body). */
-export function rpc(api: ApiServer, message: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
-  return raw(`${api.origin}/mcp`, {
+export function rpc(api: TestServer, message: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return request(`${api.origin}/mcp`, {
+    method: 'POST',
     headers: { 'content-type': 'application/json', accept: MCP_ACCEPT, 'mcp-protocol-version': '2025-11-25', ...headers },
     body: JSON.stringify(message),
   });

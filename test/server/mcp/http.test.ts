@@ -9,12 +9,12 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { createLogger } from '../../../server/log.ts';
 import { MCP_BODY_LIMIT } from '../../../server/mcp/endpoint.ts';
 import { createStore } from '../../../server/stores/index.ts';
-import { startApi, type ApiServer } from '../../helpers/api-server.ts';
-import { request, type RawResponse as HttpResponse } from '../../helpers/http.ts';
+import { startTestServer, type TestServer } from '../../helpers/server.ts';
+import { request, type RawResponse } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
 import { startRedis } from '../../helpers/redis.ts';
 import { assertRateLimitHeaders } from '../api/assertions.ts';
-import { connectClient, MCP_ACCEPT, raw, rpc, toolCall, type RawResponse } from './harness.ts';
+import { connectClient, MCP_ACCEPT, rpc, toolCall } from './harness.ts';
 
 const fixture = await sharedReadModel();
 const MCP_METADATA = `${fixture.siteUrl}/.well-known/oauth-protected-resource/mcp`;
@@ -23,8 +23,8 @@ const INITIALIZE = {
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 };
 
-async function withApi(env: Record<string, string>, fn: (api: ApiServer) => Promise<void>) {
-  const api = await startApi({ fixture, env });
+async function withApi(env: Record<string, string>, fn: (api: TestServer) => Promise<void>) {
+  const api = await startTestServer({ fixture, env });
   try {
     await fn(api);
   } finally {
@@ -32,16 +32,12 @@ async function withApi(env: Record<string, string>, fn: (api: ApiServer) => Prom
   }
 }
 
-/** The rate-limit header checks of the REST tests read only `headers`. */
-const quotaHeaders = (res: RawResponse, want: Parameters<typeof assertRateLimitHeaders>[1]) =>
-  assertRateLimitHeaders(res as unknown as HttpResponse, want);
-
 function assertRpcError(res: RawResponse, status: number, code: number, message?: RegExp) {
-  assert.is(res.status, status, res.text.slice(0, 300));
+  assert.is(res.status, status, res.text().slice(0, 300));
   assert.match(String(res.headers['content-type']), /^application\/json/);
   const body = res.json();
   assert.is(body.jsonrpc, '2.0');
-  assert.is(body.error.code, code, res.text);
+  assert.is(body.error.code, code, res.text());
   if (message) assert.match(body.error.message, message);
   return body;
 }
@@ -69,7 +65,7 @@ test('initialize: 200 JSON, revision 2025-11-25, no session id, not counted; API
   assert.is(list.json().result.tools.length, 4);
   assert.is(list.headers['ratelimit-limit'], undefined, 'tools/list is not counted');
   const call = await rpc(api, toolCall('get_company_info'));
-  quotaHeaders(call, { policy: 'anonimo', limit: 60, remaining: 59 });
+  assertRateLimitHeaders(call, { policy: 'anonimo', limit: 60, remaining: 59 });
 }));
 
 test('Accept must name both JSON and SSE (406); Content-Type must be JSON (415); bad JSON → -32700', () => withApi({}, async (api) => {
@@ -78,22 +74,22 @@ test('Accept must name both JSON and SSE (406); Content-Type must be JSON (415);
   for (const accept of [undefined, 'application/json', 'text/event-stream', '*/*']) {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (accept) headers.accept = accept;
-    assertRpcError(await raw(url, { headers, body }), 406, -32000, /Not Acceptable/);
+    assertRpcError(await request(url, { method: 'POST', headers, body }), 406, -32000, /Not Acceptable/);
   }
   for (const type of [undefined, 'text/plain', 'application/x-www-form-urlencoded']) {
     const headers: Record<string, string> = { accept: MCP_ACCEPT };
     if (type) headers['content-type'] = type;
-    assertRpcError(await raw(url, { headers, body }), 415, -32000, /Unsupported Media Type/);
+    assertRpcError(await request(url, { method: 'POST', headers, body }), 415, -32000, /Unsupported Media Type/);
   }
-  const ok = await raw(url, { headers: { accept: MCP_ACCEPT, 'content-type': 'application/json; charset=utf-8' }, body });
+  const ok = await request(url, { method: 'POST', headers: { accept: MCP_ACCEPT, 'content-type': 'application/json; charset=utf-8' }, body });
   assert.is(ok.status, 200, 'a charset parameter is fine');
   for (const bad of ['{"jsonrpc":"2.0",', '', 'null', '[]x']) {
-    assertRpcError(await raw(url, { headers: { accept: MCP_ACCEPT, 'content-type': 'application/json' }, body: bad }), 400, -32700);
+    assertRpcError(await request(url, { method: 'POST', headers: { accept: MCP_ACCEPT, 'content-type': 'application/json' }, body: bad }), 400, -32700);
   }
-  const notRpc = await raw(url, { headers: { accept: MCP_ACCEPT, 'content-type': 'application/json' }, body: '{"hola":1}' });
+  const notRpc = await request(url, { method: 'POST', headers: { accept: MCP_ACCEPT, 'content-type': 'application/json' }, body: '{"hola":1}' });
   assert.is(notRpc.status, 400);
   assert.is(notRpc.json().id, null);
-  const big = await raw(url, { headers: { accept: MCP_ACCEPT, 'content-type': 'application/json' }, body: ' '.repeat(MCP_BODY_LIMIT + 1) });
+  const big = await request(url, { method: 'POST', headers: { accept: MCP_ACCEPT, 'content-type': 'application/json' }, body: ' '.repeat(MCP_BODY_LIMIT + 1) });
   assert.is(assertRpcError(big, 413, -32000).error.data.status, 413);
 }));
 
@@ -111,16 +107,16 @@ test('unknown tool → -32602, unknown method → -32601, both with the request 
 
 test('POST only: GET, DELETE, PUT, HEAD → 405 Allow: POST with a JSON body; OPTIONS → CORS preflight', () => withApi({}, async (api) => {
   for (const method of ['GET', 'DELETE', 'PUT']) {
-    const res = await raw(`${api.origin}/mcp`, { method, headers: { accept: MCP_ACCEPT } });
+    const res = await request(`${api.origin}/mcp`, { method, headers: { accept: MCP_ACCEPT } });
     assert.is(res.status, 405, method);
     assert.is(res.headers.allow, 'POST', method);
     assert.is(res.json().error.data.status, 405);
     assert.is(res.headers['api-version'], '1');
   }
-  const head = await raw(`${api.origin}/mcp`, { method: 'HEAD' });
+  const head = await request(`${api.origin}/mcp`, { method: 'HEAD' });
   assert.is(head.status, 405);
   assert.is(head.headers.allow, 'POST');
-  const pre = await raw(`${api.origin}/mcp`, {
+  const pre = await request(`${api.origin}/mcp`, {
     method: 'OPTIONS',
     headers: { origin: 'https://host.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-protocol-version' },
   });
@@ -134,7 +130,7 @@ test('POST only: GET, DELETE, PUT, HEAD → 405 Allow: POST with a JSON body; OP
 test('notifications (and client responses) → 202 with no body and no quota', () => withApi({}, async (api) => {
   const res = await rpc(api, { jsonrpc: '2.0', method: 'notifications/initialized' });
   assert.is(res.status, 202);
-  assert.is(res.text, '');
+  assert.is(res.text(), '');
   assert.is(res.headers['ratelimit-limit'], undefined);
   const cancelled = await rpc(api, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
   assert.is(cancelled.status, 202);
@@ -143,26 +139,26 @@ test('notifications (and client responses) → 202 with no body and no quota', (
 test('every tools/call is counted in the caller\'s REST window: IP without a token, client_id with one', () => withApi({}, async (api) => {
   await request(`${api.base}/get_company_info`);
   await request(`${api.base}/read_page?url=fontaneria`);
-  quotaHeaders(await rpc(api, toolCall('read_page', { url: 'fontaneria' })), { policy: 'anonimo', limit: 60, remaining: 57 });
-  quotaHeaders(await rpc(api, toolCall('read_page', { url: 'no-existe' })), { policy: 'anonimo', limit: 60, remaining: 56 });
-  quotaHeaders(await rpc(api, toolCall('search_pages', { query: 'a' })), { policy: 'anonimo', limit: 60, remaining: 55 });
+  assertRateLimitHeaders(await rpc(api, toolCall('read_page', { url: 'fontaneria' })), { policy: 'anonimo', limit: 60, remaining: 57 });
+  assertRateLimitHeaders(await rpc(api, toolCall('read_page', { url: 'no-existe' })), { policy: 'anonimo', limit: 60, remaining: 56 });
+  assertRateLimitHeaders(await rpc(api, toolCall('search_pages', { query: 'a' })), { policy: 'anonimo', limit: 60, remaining: 55 });
   const rest = await request(`${api.base}/get_company_info`);
   assertRateLimitHeaders(rest, { policy: 'anonimo', limit: 60, remaining: 54 });
 
   const t = await api.tokens.issue('client-mcp', ['content:read', 'quota:read']);
   const auth = { authorization: `Bearer ${t.access_token}` };
-  quotaHeaders(await rpc(api, toolCall('search_pages', { query: 'fuga' }), auth), { policy: 'identificado', limit: 600, remaining: 599 });
+  assertRateLimitHeaders(await rpc(api, toolCall('search_pages', { query: 'fuga' }), auth), { policy: 'identificado', limit: 600, remaining: 599 });
   const quota = await rpc(api, toolCall('get_quota'), auth);
-  quotaHeaders(quota, { policy: 'identificado', limit: 600, remaining: 598 });
+  assertRateLimitHeaders(quota, { policy: 'identificado', limit: 600, remaining: 598 });
   assert.is(quota.json().result.structuredContent.used, 2);
   // A token without content:read reads content on its IP's window, as in REST.
   const quotaOnly = await api.tokens.issue('client-quota', ['quota:read']);
-  quotaHeaders(await rpc(api, toolCall('get_company_info'), { authorization: `Bearer ${quotaOnly.access_token}` }), { policy: 'anonimo', limit: 60, remaining: 53 });
+  assertRateLimitHeaders(await rpc(api, toolCall('get_company_info'), { authorization: `Bearer ${quotaOnly.access_token}` }), { policy: 'anonimo', limit: 60, remaining: 53 });
 
   // Two calls in one batch (revision 2025-03-26 clients) count twice.
   const batch = await rpc(api, [toolCall('get_company_info'), toolCall('search_pages', { query: 'cerrajero' })]);
   assert.is(batch.json().length, 2);
-  quotaHeaders(batch, { policy: 'anonimo', limit: 60, remaining: 51 });
+  assertRateLimitHeaders(batch, { policy: 'anonimo', limit: 60, remaining: 51 });
 }));
 
 test('quota exhausted by tool calls: 429 + Retry-After, and a tool error the model can read; the SDK client sees it', () => withApi({ RATE_LIMIT_ANONYMOUS: '3' }, async (api) => {
@@ -175,7 +171,7 @@ test('quota exhausted by tool calls: 429 + Retry-After, and a tool error the mod
   const message = toolCall('read_page', { url: 'fontaneria' });
   const limited = await rpc(api, message);
   assert.is(limited.status, 429);
-  const { t } = quotaHeaders(limited, { policy: 'anonimo', limit: 3, remaining: 0 });
+  const { t } = assertRateLimitHeaders(limited, { policy: 'anonimo', limit: 3, remaining: 0 });
   const retryAfter = Number(limited.headers['retry-after']);
   assert.ok(Number.isInteger(retryAfter) && retryAfter >= t, `Retry-After ${retryAfter} ≥ t ${t}`);
   const body = limited.json();
@@ -236,16 +232,16 @@ test('a bad token → 401 naming the MCP resource metadata, counted on the IP; n
 test('the quota store down (real Redis stopped): tool calls go on, counted per process; a token → 503 (never anonymous); back when it returns', async () => {
   const redis = await startRedis();
   const store = await createStore({ redisUrl: redis.url, keyPrefix: 'mcp-outage' }, { log: createLogger('silent') });
-  const api = await startApi({ fixture, store });
+  const api = await startTestServer({ fixture, store });
   try {
     const { access_token } = await api.tokens.issue('client-a', ['content:read']);
-    quotaHeaders(await rpc(api, toolCall('get_company_info')), { policy: 'anonimo', limit: 60, remaining: 59 });
+    assertRateLimitHeaders(await rpc(api, toolCall('get_company_info')), { policy: 'anonimo', limit: 60, remaining: 59 });
     await redis.stop();
     const started = Date.now();
     const res = await rpc(api, toolCall('get_company_info'));
     assert.ok(Date.now() - started < 1500, `answered in ${Date.now() - started} ms`);
     assert.is(res.status, 200, 'content keeps answering');
-    quotaHeaders(res, { policy: 'anonimo', limit: 60 });
+    assertRateLimitHeaders(res, { policy: 'anonimo', limit: 60 });
     const withToken = await rpc(api, toolCall('get_company_info'), { authorization: `Bearer ${access_token}` });
     const body = assertRpcError(withToken, 503, -32000);
     assert.is(body.error.data.code, 'agentes_unavailable');

@@ -9,15 +9,15 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { startApi, type ApiServer } from '../../helpers/api-server.ts';
+import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
 import { assertStructured, assertToolError, connectClient } from './harness.ts';
 
 const fixture = await sharedReadModel();
 const SITE = fixture.siteUrl;
 
-async function withApi(fn: (api: ApiServer) => Promise<void>) {
-  const api = await startApi({ fixture });
+async function withApi(fn: (api: TestServer) => Promise<void>) {
+  const api = await startTestServer({ fixture });
   try {
     await fn(api);
   } finally {
@@ -25,7 +25,7 @@ async function withApi(fn: (api: ApiServer) => Promise<void>) {
   }
 }
 
-async function register(api: ApiServer): Promise<{ client_id: string; client_secret: string }> {
+async function register(api: TestServer): Promise<{ client_id: string; client_secret: string }> {
   const res = await fetch(`${api.origin}/oauth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

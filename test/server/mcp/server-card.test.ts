@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { parseConfig } from '../../../server/config.ts';
 import { buildServerCard, reverseDnsNamespace, SERVER_VERSION } from '../../../server/mcp/identity.ts';
-import { startApi, type ApiServer } from '../../helpers/api-server.ts';
+import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { request } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
 import { rpc } from './harness.ts';
@@ -18,8 +18,8 @@ const PATHS = {
   '/mcp/server-card': /^application\/mcp-server-card\+json$/,
 } as const;
 
-let api: ApiServer;
-test.before(async () => { api = await startApi({ fixture: await sharedReadModel() }); });
+let api: TestServer;
+test.before(async () => { api = await startTestServer({ fixture: await sharedReadModel() }); });
 test.after(async () => { await api.close(); });
 
 test('the card: schema, reverse-DNS name, version, short description, title, website, the streamable-http remote', async () => {

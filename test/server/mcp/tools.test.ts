@@ -11,17 +11,17 @@ import { inputProperties } from '../../../server/discovery/json-schema.ts';
 import { SERVER_VERSION } from '../../../server/mcp/identity.ts';
 import { GetCompanyInfoParams, ReadPageParams, SearchPagesParams } from '../../../server/schemas/params.ts';
 import { COMPANY_SECTIONS } from '../../../server/schemas/resources.ts';
-import { startApi, type ApiServer } from '../../helpers/api-server.ts';
+import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { request } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
 import { assertStructured, assertToolError, connectClient } from './harness.ts';
 
 type Connected = Awaited<ReturnType<typeof connectClient>>;
-const test = suite<{ api: ApiServer; mcp: Connected; tools: Map<string, Tool> }>('mcp tools (SDK client)');
+const test = suite<{ api: TestServer; mcp: Connected; tools: Map<string, Tool> }>('mcp tools (SDK client)');
 
 // A quota far above what this file calls, so no test depends on another's count; its value shows in the instructions.
 test.before(async (ctx) => {
-  ctx.api = await startApi({ fixture: await sharedReadModel(), env: { RATE_LIMIT_ANONYMOUS: '1000', RATE_LIMIT_IDENTIFIED: '1500' } });
+  ctx.api = await startTestServer({ fixture: await sharedReadModel(), env: { RATE_LIMIT_ANONYMOUS: '1000', RATE_LIMIT_IDENTIFIED: '1500' } });
   ctx.mcp = await connectClient(ctx.api);
   ctx.tools = new Map((await ctx.mcp.client.listTools()).tools.map((t) => [t.name, t]));
 });
@@ -36,7 +36,7 @@ const call = async (ctx: { mcp: Connected }, name: string, args: Record<string, 
 const ok = async (ctx: { mcp: Connected; tools: Map<string, Tool> }, name: string, args: Record<string, unknown> = {}) =>
   assertStructured(ctx.tools.get(name)!, await call(ctx, name, args));
 
-const rest = async (api: ApiServer, op: string, query: Record<string, string> = {}) =>
+const rest = async (api: TestServer, op: string, query: Record<string, string> = {}) =>
   request(`${api.base}/${op}?${new URLSearchParams(query)}`);
 
 test('initialize: revision 2025-11-25, tools capability, serverInfo and instructions from the live config', async ({ api, mcp }) => {

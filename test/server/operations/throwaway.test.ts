@@ -8,9 +8,8 @@ import * as assert from 'uvu/assert';
 import { z } from 'zod';
 import { OPERATIONS } from '../../../server/operations/index.ts';
 import { defineOperation } from '../../../server/operations/operation.ts';
-import { startApi } from '../../helpers/api-server.ts';
+import { startTestServer } from '../../helpers/server.ts';
 import { request } from '../../helpers/http.ts';
-import { sharedReadModel } from '../../helpers/read-model.ts';
 import { rpc, toolCall } from '../mcp/harness.ts';
 
 const countPages = defineOperation({
@@ -32,12 +31,10 @@ const countPages = defineOperation({
   },
 });
 
-const fixture = await sharedReadModel();
-
 test('a fifth operation, defined in one place: REST, MCP and OpenAPI serve it with the shared steps', async () => {
-  const api = await startApi({ fixture, operations: [...OPERATIONS, countPages] });
+  const api = await startTestServer({ operations: [...OPERATIONS, countPages] });
   try {
-    const expected = (await api.model.current()).pages.filter((p) => p.path.startsWith('/servicios/')).length;
+    const expected = api.model.current().pages.filter((p) => p.path.startsWith('/servicios/')).length;
     assert.ok(expected > 0);
 
     // REST: the same quota window, caching and parameter errors as the built-in operations.
@@ -88,7 +85,7 @@ test('a fifth operation, defined in one place: REST, MCP and OpenAPI serve it wi
 });
 
 test('without it, the server does not know it', async () => {
-  const api = await startApi({ fixture });
+  const api = await startTestServer();
   try {
     assert.is((await request(`${api.base}/count_pages?prefix=/`)).status, 404);
     const called = (await rpc(api, toolCall('count_pages', { prefix: '/' }))).json();

@@ -9,16 +9,16 @@ import * as assert from 'uvu/assert';
 import { API_BASE } from '../../../server/paths.ts';
 import { PAGE_LINK } from '../../../server/routes/site.ts';
 import { request, type RawResponse } from '../../helpers/http.ts';
-import { startBuiltServer, type BuiltServer } from '../../site/built-server.ts';
+import { startTestServer, type TestServer } from '../../helpers/server.ts';
 
 const PAGE = '/precios/';
 
 // Started by the first test, not in a `before` hook: uvu reports a failing hook as nothing at all.
-let started: Promise<BuiltServer> | undefined;
-let server: BuiltServer;
+let started: Promise<TestServer> | undefined;
+let server: TestServer;
 
 const get = async (path: string, headers: Record<string, string> = {}, method = 'GET') => {
-  server = await (started ??= startBuiltServer());
+  server = await (started ??= startTestServer({ fixture: 'built' }));
   return request(server.origin + path, { method, headers });
 };
 const markdownOf = (path: string) => {

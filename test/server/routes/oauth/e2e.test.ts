@@ -7,22 +7,15 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import * as oauth from 'oauth4webapi';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { parseConfig } from '../../../../server/config.ts';
-import { startServer, type RunningServer } from '../../../../server/main.ts';
+import { basic } from '../../../helpers/http.ts';
 import { sharedReadModel } from '../../../helpers/read-model.ts';
-import { capturingLogger, basic } from './harness.ts';
+import { startTestServer, type TestServer } from '../../../helpers/server.ts';
+import { capturingLogger } from './harness.ts';
 
 const fixture = await sharedReadModel();
 const SITE = fixture.siteUrl;
 const RESOURCE_METADATA = `${SITE}/.well-known/oauth-protected-resource/wp-json/agentes/v1`;
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
-// The static site is not under test: an empty one.
-const distDir = mkdtempSync(path.join(os.tmpdir(), 'agentes-oauth-e2e-'));
-mkdirSync(path.join(distDir, 'client'));
-process.once('exit', () => rmSync(distDir, { recursive: true, force: true }));
 
 /** Captures what the process writes to stdout/stderr while `fn` runs. */
 async function capturingOutput<T>(fn: () => Promise<T>): Promise<{ result: T; output: string }> {
@@ -42,18 +35,17 @@ async function capturingOutput<T>(fn: () => Promise<T>): Promise<{ result: T; ou
   }
 }
 
-async function withServer(fn: (running: RunningServer, log: ReturnType<typeof capturingLogger>) => Promise<void>): Promise<void> {
-  const config = parseConfig({ SITE_URL: SITE, READ_MODEL_DIR: fixture.dir, DIST_DIR: distDir, PORT: '0', LOG_LEVEL: 'info' });
+async function withServer(fn: (server: TestServer, log: ReturnType<typeof capturingLogger>) => Promise<void>): Promise<void> {
   const log = capturingLogger();
-  const running = await startServer(config, { log });
+  const server = await startTestServer({ fixture, log });
   try {
-    await fn(running, log);
+    await fn(server, log);
   } finally {
-    await running.close(1000);
+    await server.close();
   }
 }
 
-test('oauth4webapi: register → token (Basic, post) → content at 600/min → quota → identity → introspect → revoke → 401 everywhere; nothing secret logged', () => withServer(async ({ url }, log) => {
+test('oauth4webapi: register → token (Basic, post) → content at 600/min → quota → identity → introspect → revoke → 401 everywhere; nothing secret logged', () => withServer(async ({ origin: url }, log) => {
   const as: oauth.AuthorizationServer = {
     issuer: SITE,
     registration_endpoint: `${url}/oauth/register`,

@@ -1,22 +1,18 @@
 /**
- * Test servers for the OAuth endpoints: the real app (createApp) with the OAuth and identity
- * routes on an ephemeral port, over a memory store or a real Redis, with an injected clock.
- * Also the small HTTP helpers and the exact-error assertion every OAuth test shares.
+ * What the OAuth tests share: their test server (on SITE_URL, with the test's store and clock),
+ * stores for one test (memory or a real Redis), the small HTTP helpers and the exact-error
+ * assertion.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as assert from 'uvu/assert';
-import { createApp, type AppDeps } from '../../../../server/app.ts';
-import { parseConfig, type Config } from '../../../../server/config.ts';
-import type { Logger } from '../../../../server/log.ts';
-import type { ModelHolder } from '../../../../server/read-model/types.ts';
-import { createTokenService } from '../../../../server/auth/tokens.ts';
-import { oauthRoutes } from '../../../../server/routes/oauth/index.ts';
-import { identityRoute } from '../../../../server/routes/identity.ts';
-import { OPERATIONS } from '../../../../server/operations/index.ts';
+import { parseConfig } from '../../../../server/config.ts';
+import { createLogger, type Logger } from '../../../../server/log.ts';
+import { openModel, type OpenedModel } from '../../../../server/read-model/holder.ts';
 import { createMemoryStore } from '../../../../server/stores/memory.ts';
 import { createRedisStore } from '../../../../server/stores/redis.ts';
 import type { Store } from '../../../../server/stores/types.ts';
+import { basic } from '../../../helpers/http.ts';
+import { sharedReadModel } from '../../../helpers/read-model.ts';
+import { startTestServer, type TestServer } from '../../../helpers/server.ts';
 
 export const SITE_URL = 'https://agentes.example';
 
@@ -54,39 +50,15 @@ export function redisStores(url: string, log: Logger = capturingLogger()): Store
   return async () => createRedisStore({ url, keyPrefix: `oauth-test-${process.pid}-${++prefixes}`, log });
 }
 
-export interface TestServer {
-  url: string;
-  deps: AppDeps;
-  clock: TestClock;
-  log: Logger & { lines: string[] };
-  close(): Promise<void>;
-}
+let model: Promise<OpenedModel> | undefined;
 
-/** The OAuth endpoints need no read model; any use of it is a test bug and fails loudly. */
-const NO_MODEL: ModelHolder = { current: () => { throw new Error('the OAuth test server loads no read model'); } };
-
-export function testConfig(env: Record<string, string> = {}): Config {
-  return parseConfig({ SITE_URL: SITE_URL, LOG_LEVEL: 'silent', ...env });
-}
-
-/** Starts the app on 127.0.0.1:0. `store` is shared when given (several instances), else made and owned. */
-export async function startOAuthServer(options: { store: Store; clock?: TestClock; config?: Config }): Promise<TestServer> {
-  const clock = options.clock ?? testClock();
-  const config = options.config ?? testConfig();
-  const log = capturingLogger();
-  const deps: AppDeps = {
-    config, log, store: options.store, clock, model: NO_MODEL, operations: OPERATIONS,
-    tokens: createTokenService({ store: options.store, config, clock }),
-  };
-  const app = createApp(deps, [oauthRoutes, identityRoute]);
-  const server = http.createServer((req, res) => app.handler(req as never, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    deps, clock, log,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
-  };
+/**
+ * The whole server as the OAuth tests run it, one per test: over one read model opened for them
+ * all (opening one per server would cost a few hundred ms each, for endpoints that never read it).
+ */
+export async function startOAuthServer(options: { store: Store; clock: TestClock }): Promise<TestServer<TestClock>> {
+  model ??= sharedReadModel().then((f) => openModel(parseConfig({ SITE_URL, READ_MODEL_DIR: f.dir }), createLogger('silent'), { watch: false }));
+  return startTestServer({ env: { SITE_URL }, ...options, model: await model });
 }
 
 // ---- HTTP helpers -------------------------------------------------------------------------
@@ -98,8 +70,6 @@ export async function register(url: string, metadata: object = { client_name: 'A
   assert.is(res.status, 201, `registration failed: ${res.status}`);
   return (await res.json()) as Registered;
 }
-
-export const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
 /** POSTs a form to `path`; `auth` adds a client_secret_basic header. */
 export function postForm(url: string, path: string, form: Record<string, string> | string, auth?: { id: string; secret: string }, headers: Record<string, string> = {}): Promise<Response> {
