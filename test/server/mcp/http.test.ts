@@ -13,7 +13,7 @@ import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { request, type RawResponse } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
 import { startRedis } from '../../helpers/redis.ts';
-import { assertRateLimitHeaders } from '../api/assertions.ts';
+import { assertRateLimitHeaders } from '../../helpers/assertions.ts';
 import { connectClient, MCP_ACCEPT, rpc, toolCall } from './harness.ts';
 
 const fixture = await sharedReadModel();

@@ -4,7 +4,7 @@ import { parseItem } from 'structured-headers';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { request, type RawResponse } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
-import { assertError, assertRateLimitHeaders } from './assertions.ts';
+import { assertError, assertRateLimitHeaders } from '../../helpers/assertions.ts';
 
 const test = suite('response headers of the API');
 

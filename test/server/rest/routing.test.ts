@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { request } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
-import { assertError } from './assertions.ts';
+import { assertError } from '../../helpers/assertions.ts';
 
 const test = suite<{ api: TestServer }>('routing under /wp-json/agentes/v1');
 test.before(async (ctx) => {

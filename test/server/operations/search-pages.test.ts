@@ -4,7 +4,7 @@ import { SearchResponseSchema, type SearchResponse } from '../../../server/schem
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { qs, request } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
-import { assertError, assertRateLimitHeaders } from './assertions.ts';
+import { assertError, assertRateLimitHeaders } from '../../helpers/assertions.ts';
 
 const test = suite<{ api: TestServer }>('search_pages');
 test.before(async (ctx) => {

@@ -7,12 +7,12 @@ import path from 'node:path';
 import * as pagefind from 'pagefind';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildSearchIndex, endSessions, indexedText, indexSession } from '../../build-scripts/pagefind/search-index.ts';
-import { pagefindChildren, pagefindChildrenGone } from '../helpers/processes.ts';
-import { PAGEFIND_DIR, SIDECAR_FILE, SidecarSchema, type Sidecar } from '../../server/search/sidecar.ts';
-import { words } from '../../server/search/text.ts';
-import { ROOT } from '../../server/config.ts';
-import { buildFixtureIndex, fixturePages, SITE, type BuiltIndex } from '../server/search/fixtures.ts';
+import { buildSearchIndex, endSessions, indexedText, indexSession } from '../../../build-scripts/pagefind/search-index.ts';
+import { pagefindChildren, pagefindChildrenGone } from '../../helpers/processes.ts';
+import { PAGEFIND_DIR, SIDECAR_FILE, SidecarSchema, type Sidecar } from '../../../server/search/sidecar.ts';
+import { words } from '../../../server/search/text.ts';
+import { ROOT } from '../../../server/config.ts';
+import { buildFixtureIndex, fixturePages, SITE, type BuiltIndex } from '../../server/search/fixtures.ts';
 
 let built: BuiltIndex;
 let sidecar: Sidecar;
@@ -147,7 +147,7 @@ test("Pagefind's process asks jemalloc for transparent huge pages; a configurati
     await pagefind.close();
   }
   const own = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e',
-    "await import('./build-scripts/pagefind/search-index.ts'); process.stdout.write(process.env._RJEM_MALLOC_CONF ?? 'unset')"],
+    "await import('../build-scripts/pagefind/search-index.ts'); process.stdout.write(process.env._RJEM_MALLOC_CONF ?? 'unset')"],
   { cwd: ROOT, env: { ...process.env, _RJEM_MALLOC_CONF: 'narenas:1' }, encoding: 'utf8' });
   assert.is(own.status, 0, own.stderr);
   assert.is(own.stdout, 'narenas:1');

@@ -4,7 +4,7 @@ import { QuotaSchema } from '../../../server/schemas/resources.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { request } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
-import { assertError, assertRateLimitHeaders } from './assertions.ts';
+import { assertError, assertRateLimitHeaders } from '../../helpers/assertions.ts';
 
 const test = suite<{ api: TestServer }>('quota');
 test.before(async (ctx) => { ctx.api = await startTestServer({ fixture: await sharedReadModel() }); });

@@ -5,7 +5,7 @@ import { PageSchema } from '../../../server/schemas/resources.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { qs, request } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
-import { assertError, assertRateLimitHeaders } from './assertions.ts';
+import { assertError, assertRateLimitHeaders } from '../../helpers/assertions.ts';
 
 const test = suite<{ api: TestServer }>('read_page');
 test.before(async (ctx) => {

@@ -4,7 +4,7 @@ import { COMPANY_SECTION_FIELDS, CompanyInfoSchema } from '../../../server/schem
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { qs, request } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
-import { assertError, assertRateLimitHeaders } from './assertions.ts';
+import { assertError, assertRateLimitHeaders } from '../../helpers/assertions.ts';
 
 const test = suite<{ api: TestServer }>('get_company_info');
 test.before(async (ctx) => {

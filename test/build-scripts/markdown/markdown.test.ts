@@ -1,6 +1,6 @@
 /**
  * HTML → Markdown conversion, one fixture folder per concern:
- * fixtures/markdown/<case>/input.html converts (as a page at BASE_URL) to output.md exactly.
+ * fixtures/<case>/input.html converts (as a page at BASE_URL) to output.md exactly.
  * Every expected output must also round-trip: parsed as GFM it holds no raw HTML, and written
  * back with the same settings it comes out unchanged. The one allowed difference: addresses in
  * text (`info@…`, `https://…`, `www.…`) are left unescaped on purpose, so GFM reads them as
@@ -17,10 +17,10 @@ import { unified } from 'unified';
 import { visit } from 'unist-util-visit';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { htmlToMarkdown } from '../../build-scripts/markdown/index.ts';
-import { stringifyOptions } from '../../build-scripts/markdown/stringify-options.ts';
+import { htmlToMarkdown } from '../../../build-scripts/markdown/index.ts';
+import { stringifyOptions } from '../../../build-scripts/markdown/stringify-options.ts';
 
-const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'markdown');
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 const BASE_URL = 'http://localhost:4321/servicios/fontaneria/madrid/';
 
 const markdown = unified().use(remarkParse).use(remarkGfm, { tablePipeAlign: false }).use(remarkStringify, stringifyOptions);

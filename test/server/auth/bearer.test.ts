@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { request, type RawResponse } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
-import { assertError, assertRateLimitHeaders } from './assertions.ts';
+import { assertError, assertRateLimitHeaders } from '../../helpers/assertions.ts';
 
 let now = Date.now();
 const test = suite<{ api: TestServer }>('bearer tokens on the content operations');

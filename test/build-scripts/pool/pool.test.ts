@@ -5,14 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BuildError, forPage } from '../../build-scripts/errors.ts';
-import { COMPILED_DIR, compiledTaskModule } from '../../build-scripts/pool/compile.ts';
-import { createPool } from '../../build-scripts/pool/pool.ts';
-import { ROOT } from '../../server/config.ts';
-import { threads, threadsSettled } from '../helpers/threads.ts';
-import type { TestTask } from './fixtures/pool/tasks.ts';
+import { BuildError, forPage } from '../../../build-scripts/errors.ts';
+import { COMPILED_DIR, compiledTaskModule } from '../../../build-scripts/pool/compile.ts';
+import { createPool } from '../../../build-scripts/pool/pool.ts';
+import { ROOT } from '../../../server/config.ts';
+import { threads, threadsSettled } from '../../helpers/threads.ts';
+import type { TestTask } from './fixtures/tasks.ts';
 
-const TASKS = new URL('./fixtures/pool/tasks.ts', import.meta.url);
+const TASKS = new URL('./fixtures/tasks.ts', import.meta.url);
 
 async function rejects(promise: Promise<unknown>, pattern: RegExp): Promise<void> {
   const outcome = await promise.then(() => null, (err: unknown) => err);
@@ -105,7 +105,7 @@ test('workers run their task module compiled to JavaScript, one bundle per conte
 });
 
 test('a task module that does not compile fails the pool at once, naming the error', () => {
-  const broken = new URL('./fixtures/pool/broken.ts', import.meta.url);
+  const broken = new URL('./fixtures/broken.ts', import.meta.url);
   assert.throws(() => createPool(broken, { size: 1 }), (err: Error) => /Build failed with 1 error/.test(err.message) && err.message.includes('broken.ts:2:'));
 });
 
@@ -114,7 +114,7 @@ test('an idle pool does not keep Node running', async () => {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'agentes-pool-'));
   try {
     const script = path.join(dir, 'forgets-close.mts');
-    await fsp.writeFile(script, `import { createPool } from ${JSON.stringify(new URL('../../build-scripts/pool/pool.ts', import.meta.url).href)};
+    await fsp.writeFile(script, `import { createPool } from ${JSON.stringify(new URL('../../../build-scripts/pool/pool.ts', import.meta.url).href)};
 const pool = createPool(new URL(${JSON.stringify(TASKS.href)}), { size: 1 });
 process.stdout.write(String(await pool.run({ n: 21 })));
 `);

@@ -1,7 +1,7 @@
 /** Header checks shared by the API tests, with a real RFC 9651 parser. */
 import * as assert from 'uvu/assert';
 import { parseItem, parseList } from 'structured-headers';
-import type { RawResponse } from '../../helpers/http.ts';
+import type { RawResponse } from './http.ts';
 
 export interface ExpectedQuota {
   policy: 'anonimo' | 'identificado';

@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { request } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
 import { startRedis, type TestRedis } from '../../helpers/redis.ts';
-import { assertError, assertRateLimitHeaders } from './assertions.ts';
+import { assertError, assertRateLimitHeaders } from '../../helpers/assertions.ts';
 
 interface Backend {
   /** A fresh, empty store and the clock the server must use with it. */
