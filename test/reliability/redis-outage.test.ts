@@ -15,9 +15,8 @@ import type { Logger } from '../../server/log.ts';
 import { WAIT_BOUND_MS } from '../../server/stores/redis.ts';
 import { freePort } from '../helpers/port.ts';
 import { startRedis, type TestRedis } from '../helpers/redis.ts';
-import { sharedReadModel } from '../helpers/read-model.ts';
 import { startTestServer } from '../helpers/server.ts';
-import { serverEnv, startServers, stopAll, stubSite, type ServerProcess } from './helpers/cluster.ts';
+import { startFixtureServers, stopAll, type ServerProcess } from './helpers/cluster.ts';
 import { basic, form, json, request, statusCounts, type RawResponse } from '../helpers/http.ts';
 import { percentile, sleep, slowest, startLoad, type PlannedRequest, type Sample } from './helpers/load.ts';
 
@@ -37,16 +36,14 @@ function assertJsonError(r: RawResponse, status: number, field: 'code' | 'error'
 const processes = suite('Redis killed and restarted under load (3 processes)');
 
 processes('content keeps answering, tokens and OAuth get 503 + Retry-After, nothing hangs or crashes; full service within 2 s of Redis', async () => {
-  const fixture = await sharedReadModel();
   const redis = await startRedis();
-  const site = await stubSite();
-  let servers: ServerProcess[] = [];
+  let cluster: Awaited<ReturnType<typeof startFixtureServers>> | undefined;
   try {
-    servers = await startServers(3, serverEnv({
+    cluster = await startFixtureServers(3, {
       REDIS_URL: redis.url, KEY_PREFIX: 'outage', TRUST_PROXY: '127.0.0.1',
       RATE_LIMIT_ANONYMOUS: '1000000', RATE_LIMIT_IDENTIFIED: '1000000',
-      SITE_URL: fixture.siteUrl, READ_MODEL_DIR: fixture.dir, DIST_DIR: site.distDir,
-    }));
+    });
+    const { servers } = cluster;
     const reg = await request(servers[0]!.url + '/oauth/register', { method: 'POST', ...json({ client_name: 'outage' }) });
     const client = reg.json<{ client_id: string; client_secret: string }>();
     const auth = basic(client.client_id, client.client_secret);
@@ -154,9 +151,8 @@ processes('content keeps answering, tokens and OAuth get 503 + Retry-After, noth
       + `p99 ${percentile(lat, 99).toFixed(1)} ms, slowest request overall ${worst.toFixed(0)} ms; recovery after restart `
       + servers.map((s) => `${recovered.get(s)!.toFixed(0)} ms`).join(' / '));
   } finally {
-    await stopAll(servers);
+    await cluster?.close();
     await redis.close();
-    await site.remove();
   }
 });
 

@@ -9,6 +9,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../../../server/config.ts';
+import { sharedReadModel } from '../../helpers/read-model.ts';
 import { serverCommand } from '../../helpers/server-command.ts';
 
 export interface Exit { code: number | null; signal: NodeJS.Signals | null }
@@ -130,4 +131,20 @@ export async function stubSite(): Promise<{ distDir: string; remove(): Promise<v
   await fs.mkdir(path.join(distDir, 'client'));
   await fs.writeFile(path.join(distDir, 'client', 'index.html'), '<!doctype html><html lang="es"><title>stub</title></html>');
   return { distDir, remove: () => fs.rm(distDir, { recursive: true, force: true }) };
+}
+
+/**
+ * `n` processes serving the shared read-model fixture (beside a stub site) with `env` (the
+ * caller's REDIS_URL among it). `close` stops them and removes the site.
+ */
+export async function startFixtureServers(n: number, env: Record<string, string>): Promise<{ servers: ServerProcess[]; close(): Promise<void> }> {
+  const fixture = await sharedReadModel();
+  const site = await stubSite();
+  try {
+    const servers = await startServers(n, serverEnv({ SITE_URL: fixture.siteUrl, READ_MODEL_DIR: fixture.dir, DIST_DIR: site.distDir, ...env }));
+    return { servers, close: async () => { await stopAll(servers); await site.remove(); } };
+  } catch (err) {
+    await site.remove();
+    throw err;
+  }
 }

@@ -6,31 +6,25 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { request, statusCounts } from '../../helpers/http.ts';
-import { sharedReadModel } from '../../helpers/read-model.ts';
 import { startRedis } from '../../helpers/redis.ts';
-import { serverEnv, startServers, stopAll, stubSite, type ServerProcess } from '../../reliability/helpers/cluster.ts';
+import { startFixtureServers } from '../../reliability/helpers/cluster.ts';
 
 test('3 processes on one Redis admit exactly 60 of 200 concurrent anonymous requests', async () => {
-  const fixture = await sharedReadModel();
   const redis = await startRedis();
-  // `npm start` builds first when the site is missing; a stub site is enough for the API.
-  const site = await stubSite();
-  let servers: ServerProcess[] = [];
   try {
-    servers = await startServers(3, serverEnv({
-      LOG_LEVEL: 'error', REDIS_URL: redis.url, KEY_PREFIX: 'multi',
-      SITE_URL: fixture.siteUrl, READ_MODEL_DIR: fixture.dir, DIST_DIR: site.distDir,
-    }));
-    const responses = await Promise.all(Array.from({ length: 200 }, (_, i) =>
-      request(`${servers[i % 3]!.url}/wp-json/agentes/v1/read_page?url=fontaneria`)));
-    assert.equal(statusCounts(responses), { 200: 60, 429: 140 });
-    for (const r of responses) assert.type(r.headers.ratelimit, 'string', 'every answer carries the quota headers');
-    const remaining = responses.filter((r) => r.status === 200).map((r) => Number(r.headers['ratelimit-remaining'])).sort((a, b) => a - b);
-    assert.equal(remaining, Array.from({ length: 60 }, (_, i) => i), 'each admitted request saw its own count');
+    const { servers, close } = await startFixtureServers(3, { LOG_LEVEL: 'error', REDIS_URL: redis.url, KEY_PREFIX: 'multi' });
+    try {
+      const responses = await Promise.all(Array.from({ length: 200 }, (_, i) =>
+        request(`${servers[i % 3]!.url}/wp-json/agentes/v1/read_page?url=fontaneria`)));
+      assert.equal(statusCounts(responses), { 200: 60, 429: 140 });
+      for (const r of responses) assert.type(r.headers.ratelimit, 'string', 'every answer carries the quota headers');
+      const remaining = responses.filter((r) => r.status === 200).map((r) => Number(r.headers['ratelimit-remaining'])).sort((a, b) => a - b);
+      assert.equal(remaining, Array.from({ length: 60 }, (_, i) => i), 'each admitted request saw its own count');
+    } finally {
+      await close();
+    }
   } finally {
-    await stopAll(servers);
     await redis.close();
-    await site.remove();
   }
 });
 
