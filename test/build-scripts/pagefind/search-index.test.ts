@@ -147,7 +147,7 @@ test("Pagefind's process asks jemalloc for transparent huge pages; a configurati
     await pagefind.close();
   }
   const own = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e',
-    "await import('../build-scripts/pagefind/search-index.ts'); process.stdout.write(process.env._RJEM_MALLOC_CONF ?? 'unset')"],
+    "await import('./build-scripts/pagefind/search-index.ts'); process.stdout.write(process.env._RJEM_MALLOC_CONF ?? 'unset')"],
   { cwd: ROOT, env: { ...process.env, _RJEM_MALLOC_CONF: 'narenas:1' }, encoding: 'utf8' });
   assert.is(own.status, 0, own.stderr);
   assert.is(own.stdout, 'narenas:1');

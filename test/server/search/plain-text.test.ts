@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { headingText, inline, markdownToText, REWRITES, withoutLinkLists } from '../../../server/search/plain-text.ts';
 import { words } from '../../../server/search/text.ts';
 
-const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'build-scripts', 'fixtures', 'markdown');
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'build-scripts', 'markdown', 'fixtures');
 const parser = unified().use(remarkParse).use(remarkGfm);
 
 /** Words a reader sees in the parsed document (no link targets, no images, no raw HTML). */
