@@ -92,7 +92,7 @@ interface RequestState {
 }
 
 const newCall = (op: Operation | null, req: IncomingMessage, credential: Credential, raw: unknown): Call =>
-  ({ op, req, credential, raw, headers: [], quota: null, input: null });
+  ({ op, req, credential, raw, headers: [], quota: null, input: null, model: null, resolvePage: null });
 
 export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { config, log } = deps;

@@ -5,6 +5,8 @@ import type { ApiError } from '../errors.ts';
 import type { HeaderList } from '../http/header-list.ts';
 import type { Operation, OperationResult } from '../operations/operation.ts';
 import type { QuotaState } from '../quota/headers.ts';
+import type { LoadedModel } from '../read-model/types.ts';
+import type { PageResolver } from '../read-model/url.ts';
 
 export interface Call {
   /** null while a request is admitted before any operation is named (MCP's bad credential). */
@@ -20,6 +22,9 @@ export interface Call {
   quota: QuotaState | null;
   /** The validated input (set by the input step). */
   input: Record<string, unknown> | null;
+  /** Set by the run step, which hands the call to the operation as its context. */
+  model: LoadedModel | null;
+  resolvePage: PageResolver | null;
 }
 
 /**

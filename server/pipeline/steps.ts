@@ -13,13 +13,12 @@
  * Each step answers at once when it can (memory store, no token) and returns a promise only when
  * it waits (Redis, a page of search results); see run.ts.
  */
-import { identifies, type Operation } from '../operations/operation.ts';
+import { identifies, type Operation, type OperationContext } from '../operations/operation.ts';
 import type { BearerChallenges } from '../auth/bearer.ts';
 import type { QuotaStep } from '../quota/ratelimit.ts';
 import { anonymousSubject, identifiedSubject } from '../quota/ratelimit.ts';
 import type { PageResolver } from '../read-model/url.ts';
 import type { ModelHolder } from '../read-model/types.ts';
-import { chain } from '../chain.ts';
 import { validateParams } from './params.ts';
 import type { Call, Outcome } from './call.ts';
 
@@ -41,7 +40,10 @@ export function createSteps(deps: StepDeps) {
     const subject = op !== null && credential.kind === 'token' && identifies(op, credential)
       ? identifiedSubject(credential.token.client_id)
       : anonymousSubject(deps.clientIp(call.req));
-    return chain(deps.quota.count(subject, call.headers), (quota) => { call.quota = quota; return undefined; });
+    const counted = deps.quota.count(subject, call.headers);
+    if (counted instanceof Promise) return counted.then((quota) => { call.quota = quota; return undefined; });
+    call.quota = counted;
+    return undefined;
   };
 
   const refuse: Step = (call) => deps.quota.refusal(call.quota!) ?? undefined;
@@ -65,12 +67,12 @@ export function createSteps(deps: StepDeps) {
     return undefined;
   };
 
-  const run: Step = (call) => call.op!.run(call.input!, {
-    model: deps.model.current(),
-    resolvePage: deps.resolvePage,
-    credential: call.credential as Extract<Call['credential'], { kind: 'none' | 'token' }>,
-    quota: call.quota!,
-  });
+  // The call is the operation's context: no object of its own per request.
+  const run: Step = (call) => {
+    call.model = deps.model.current();
+    call.resolvePage = deps.resolvePage;
+    return call.op!.run(call.input!, call as OperationContext);
+  };
 
   return {
     /** What a request goes through before an operation may run: the whole of it for a bad credential. */

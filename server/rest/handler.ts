@@ -70,8 +70,10 @@ export function createApiHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(API_METHODS);
     const search = q === -1 ? '' : url.slice(q + 1);
     return chain(readCredential(req, deps.tokens, challenges), (credential: Credential) => {
-      const call: Call = { op, req, credential, raw: search, headers, quota: null, input: null };
-      return chain(pipeline.call(call), (outcome) => answer(req, res, call, outcome));
+      const call: Call = { op, req, credential, raw: search, headers, quota: null, input: null, model: null, resolvePage: null };
+      const outcome = pipeline.call(call);
+      if (outcome instanceof Promise) return outcome.then((o) => answer(req, res, call, o));
+      return answer(req, res, call, outcome);
     });
   };
 
