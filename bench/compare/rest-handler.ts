@@ -12,13 +12,13 @@ import { Bench } from 'tinybench';
 const [a, b] = process.argv.slice(2).map((p) => path.resolve(p));
 if (!a || !b) throw new Error('usage: rest-handler.ts <tree A> <tree B>');
 /** The tree's REST handler: rest/handler.ts, or routes/api/index.ts before it existed. */
-async function handlerOf(root: string, readModelDir: string) {
+async function handlerOf(root: string, readModelDir: string, anonymousLimit = '1000000000') {
   const { parseConfig } = await import(`${root}/server/config.ts`);
   const { openModel } = await import(`${root}/server/read-model/holder.ts`);
   const { createMemoryStore } = await import(`${root}/server/stores/memory.ts`);
   const { createTokenService } = await import(`${root}/server/auth/tokens.ts`);
   const { createLogger } = await import(`${root}/server/log.ts`);
-  const config = parseConfig({ READ_MODEL_DIR: readModelDir, RATE_LIMIT_ANONYMOUS: '1000000000', LOG_LEVEL: 'silent' });
+  const config = parseConfig({ READ_MODEL_DIR: readModelDir, RATE_LIMIT_ANONYMOUS: anonymousLimit, LOG_LEVEL: 'silent' });
   const log = createLogger('silent');
   const model = await openModel(config, log, { watch: false });
   const store = createMemoryStore({ clock: Date.now });
@@ -32,14 +32,21 @@ async function handlerOf(root: string, readModelDir: string) {
 }
 const model = path.join(a, 'var', 'read-model');
 const handlers = { A: await handlerOf(a, model), B: await handlerOf(b, model) };
+// One client over its quota: every call after the first is the 429.
+const refusing = { A: await handlerOf(a, model, '1'), B: await handlerOf(b, model, '1') };
 const res = () => ({ writeHead() {}, end() {}, setHeader() {}, headersSent: false } as any);
 let ip = 0;
 const req = (url: string) => ({ url, method: 'GET', headers: { 'accept-encoding': 'gzip, br', host: 'localhost' }, socket: { remoteAddress: `10.0.${(ip >> 8) & 255}.${ip++ & 255}` } } as any);
-const urls = ['/wp-json/agentes/v1/read_page?url=/cookies/', '/wp-json/agentes/v1/get_company_info', '/wp-json/agentes/v1/search_pages?query=fontanero'];
-for (const url of urls) {
+const cases: [string, typeof handlers, (url: string) => any][] = [
+  ['/wp-json/agentes/v1/read_page?url=/cookies/', handlers, req],
+  ['/wp-json/agentes/v1/get_company_info', handlers, req],
+  ['/wp-json/agentes/v1/search_pages?query=fontanero', handlers, req],
+  ['429 /wp-json/agentes/v1/read_page?url=/cookies/', refusing, (url) => ({ ...req(url.slice(4)), socket: { remoteAddress: '10.9.9.9' } })],
+];
+for (const [url, pair, make] of cases) {
   const bench = new Bench({ time: 2000, warmupTime: 500 });
   for (let round = 0; round < 3; round++) {
-    for (const [name, handle] of Object.entries(handlers)) bench.add(`${name} ${round}`, () => { handle(req(url), res()); });
+    for (const [name, handle] of Object.entries(pair)) bench.add(`${name} ${round}`, () => { handle(make(url), res()); });
   }
   await bench.run();
   const p50 = (name: string) => bench.tasks.filter((t) => t.name.startsWith(name)).map((t) => ((t.result as any).latency?.p50 ?? (t.result as any).p50) * 1000);
