@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseAllowedHosts } from './net/host.ts';
 import { parseTrustList } from './net/ip.ts';
 import { API_BASE } from './paths.ts';
 
@@ -28,6 +29,8 @@ export interface Config {
   baseUrl: string;
   redisUrl: string | undefined;
   keyPrefix: string;
+  /** Host names answered besides SITE_URL's (net/host.ts); `*`: any. */
+  allowedHosts: string[];
   /** Addresses (exact IPs or CIDRs) of proxies whose X-Forwarded-For is believed. Empty: none. */
   trustProxy: string[];
   rateLimit: { anonymous: number; identified: number; windowSeconds: number };
@@ -98,6 +101,7 @@ export function parseConfig(env: Env = process.env): Config {
     baseUrl: siteUrl + API_BASE,
     redisUrl: env.REDIS_URL || undefined,
     keyPrefix: env.KEY_PREFIX || 'agentes',
+    allowedHosts: parseAllowedHosts(env.ALLOWED_HOSTS),
     trustProxy: trustList(env),
     rateLimit: {
       anonymous: int(env, 'RATE_LIMIT_ANONYMOUS', 60),

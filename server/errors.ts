@@ -27,6 +27,8 @@ export const PROTOCOL_CODES = {
   requestTimeout: 'agentes_request_timeout',
   expectationFailed: 'agentes_expectation_failed',
   headersTooLarge: 'agentes_headers_too_large',
+  misdirected: 'agentes_misdirected_request',
+  forbiddenOrigin: 'agentes_forbidden_origin',
 } as const;
 export type ApiCode = (typeof API_CODES)[keyof typeof API_CODES] | (typeof PROTOCOL_CODES)[keyof typeof PROTOCOL_CODES];
 

@@ -23,7 +23,8 @@ import { identityRoute } from './routes/identity.ts';
 import { discoveryRoutes } from './routes/discovery.ts';
 import { mcpRoute } from './routes/mcp.ts';
 import { siteFallback } from './routes/site.ts';
-import { answerClientErrors, refusedWithoutHost } from './http/client-errors.ts';
+import { answerClientErrors, createHostCheck } from './http/client-errors.ts';
+import { createHostPolicy } from './net/host.ts';
 
 export interface StartOptions {
   store?: Store;
@@ -73,6 +74,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const api = endOfTurn(createApiHandler(deps));
   const isApi = (url: string) => url.startsWith(API_BASE)
     && (url.length === API_BASE.length || url[API_BASE.length] === '/' || url[API_BASE.length] === '?');
+  const refusedForHost = createHostCheck(createHostPolicy(config));
   let draining = false;
   /** While draining, every answer (those in flight at the signal included) says `Connection: close`. */
   class Response<Req extends http.IncomingMessage = http.IncomingMessage> extends http.ServerResponse<Req> {
@@ -82,7 +84,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     }
   }
   const server = http.createServer({ connectionsCheckingInterval: TIMEOUTS.checkMs, requireHostHeader: false, ServerResponse: Response }, (req, res) => {
-    if (refusedWithoutHost(req, res)) return;
+    if (refusedForHost(req, res)) return;
     if (isApi(req.url ?? '/')) { api(req, res); return; }
     try {
       app.handler(req as never, res);

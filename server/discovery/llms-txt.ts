@@ -2,11 +2,13 @@
  * GET /llms.txt and /llms-full.txt (llmstxt.org). Both come from the read model of the current
  * build, so they follow the published pages:
  *
- * - llms.txt: `# <brand>`, a `>` summary, a few lines on how to read the site, then `##`
- *   sections of `- [title](url): description` links. Links are the canonical page URLs: every
- *   HTML page also answers `Accept: text/markdown` with its Markdown, and `read_page` returns
- *   the same text as JSON. Pages of one service in one city are many and alike; they go under
- *   `## Optional` (the llmstxt.org section a reader may skip).
+ * - llms.txt: a compact index a model can read whole (at most LLMS_TXT_MAX_CHARS): `# <brand>`,
+ *   a `>` summary, a few lines on how to read the site, then `##` sections of
+ *   `- [title](url): description` links, descriptions cut short. Links are the canonical page
+ *   URLs: every HTML page also answers `Accept: text/markdown` with its Markdown, and `read_page`
+ *   returns the same text as JSON. Pages of one service in one city are many and alike; they go
+ *   under `## Optional` (the llmstxt.org section a reader may skip), title and link only, as many
+ *   as fit, then a link to the sitemap for the rest.
  * - llms-full.txt: the full Markdown of the key pages (home, information, services, cities,
  *   guides), one after another.
  */
@@ -38,7 +40,20 @@ function company(model: LlmsModel): CompanyInfo {
 /** One line, no Markdown link syntax breakers. */
 const inline = (s: string) => s.replace(/\s+/g, ' ').replace(/([[\]])/g, '\\$1').trim();
 
-const linkLine = (p: LoadedPage) => `- [${inline(p.title)}](${p.url})${p.description ? `: ${inline(p.description)}` : ''}`;
+/** llms.txt stays an index a model can read in one go. */
+export const LLMS_TXT_MAX_CHARS = 50_000;
+const DESCRIPTION_MAX_CHARS = 120;
+
+/** A description cut at a word before `DESCRIPTION_MAX_CHARS`. */
+function short(text: string): string {
+  const s = inline(text);
+  if (s.length <= DESCRIPTION_MAX_CHARS) return s;
+  const cut = s.lastIndexOf(' ', DESCRIPTION_MAX_CHARS - 1);
+  return s.slice(0, cut > 0 ? cut : DESCRIPTION_MAX_CHARS - 1).replace(/[\s,;:.]+$/, '') + '…';
+}
+
+const linkLine = (p: LoadedPage) => `- [${inline(p.title)}](${p.url})${p.description ? `: ${short(p.description)}` : ''}`;
+const bareLine = (p: LoadedPage) => `- [${inline(p.title)}](${p.url})`;
 
 function summary(info: CompanyInfo): string {
   const what = info.service_model?.description ?? info.coverage ?? '';
@@ -58,7 +73,7 @@ export function buildLlmsTxt(config: LlmsConfig, model: LlmsModel): string {
     `> ${summary(info)}`,
     '',
     `Cada enlace es una página HTML que también responde en Markdown si se pide con \`Accept: text/markdown\`. `
-      + `La API de solo lectura devuelve el mismo texto: \`GET ${b}${operationPath('read_page')}?url=<url>\`; para buscar, \`GET ${b}${operationPath('search_pages')}?query=<texto>\`. `
+      + `La API de solo lectura devuelve el mismo texto: \`GET ${b}${operationPath('read_page')}?url=<url>\` (una página larga en partes: siga con \`offset\` = \`next_offset\`); para buscar, \`GET ${b}${operationPath('search_pages')}?query=<texto>\`. `
       + `Sin registro: ${config.rateLimit.anonymous} peticiones ${perWindow(config.rateLimit.windowSeconds)} por IP; con un token gratuito, ${config.rateLimit.identified}. El sitio no reserva ni cobra nada en línea.`,
     '',
     '## Para agentes',
@@ -75,7 +90,19 @@ export function buildLlmsTxt(config: LlmsConfig, model: LlmsModel): string {
     out.push('', `## ${title}`, '', ...pages.map(linkLine));
   }
   if (serviceCity.length > 0) {
-    out.push('', '## Optional', '', ...serviceCity.map(linkLine));
+    out.push('', '## Optional', '');
+    let size = out.reduce((n, line) => n + line.length + 1, 0);
+    const rest = (n: number) => `- [Mapa del sitio](${l.site}/sitemap-index.xml): las ${n} páginas restantes de servicios por ciudad; también search_pages con \`city\``;
+    const reserve = rest(serviceCity.length).length + 2;
+    let listed = 0;
+    for (const p of serviceCity) {
+      const line = bareLine(p);
+      if (size + line.length + 1 + (listed + 1 < serviceCity.length ? reserve : 0) > LLMS_TXT_MAX_CHARS) break;
+      out.push(line);
+      size += line.length + 1;
+      listed++;
+    }
+    if (listed < serviceCity.length) out.push(rest(serviceCity.length - listed));
   }
   out.push('');
   return out.join('\n');

@@ -7,11 +7,12 @@
  * is closed (the request stream can no longer be trusted).
  *
  * An HTTP/1.1 request without Host is refused here too (RFC 9112 §3.2 requires the 400; Node's
- * own check, switched off in main.ts, would send it without a body).
+ * own check, switched off in main.ts, would send it without a body), and one whose Host names
+ * another site gets 421 (RFC 9110 §15.5.20), before any route runs (net/host.ts says which).
  *
  * Codes (errors.ts: PROTOCOL_CODES, and API_CODES for the 405): `agentes_bad_request` 400,
- * `agentes_request_timeout` 408, `agentes_expectation_failed` 417, `agentes_headers_too_large`
- * 431, and `rest_method_not_allowed` 405 for CONNECT.
+ * `agentes_request_timeout` 408, `agentes_expectation_failed` 417, `agentes_misdirected_request`
+ * 421, `agentes_headers_too_large` 431, and `rest_method_not_allowed` 405 for CONNECT.
  */
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -19,9 +20,13 @@ import { API_CODES, ApiError, PROTOCOL_CODES } from '../errors.ts';
 import { errorBody } from './error-response.ts';
 import { sendJson } from './json.ts';
 import { closeLingering } from './lingering-close.ts';
+import type { HostPolicy } from '../net/host.ts';
 
 /** The codes these answers carry. */
-export const CLIENT_ERROR_CODES = [...Object.values(PROTOCOL_CODES), API_CODES.methodNotAllowed] as const;
+export const CLIENT_ERROR_CODES = [
+  PROTOCOL_CODES.badRequest, PROTOCOL_CODES.requestTimeout, PROTOCOL_CODES.expectationFailed, PROTOCOL_CODES.headersTooLarge,
+  PROTOCOL_CODES.misdirected, API_CODES.methodNotAllowed,
+] as const;
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request', 405: 'Method Not Allowed', 408: 'Request Timeout', 417: 'Expectation Failed', 431: 'Request Header Fields Too Large',
@@ -56,12 +61,28 @@ const EXPECTATION = new ApiError(417, PROTOCOL_CODES.expectationFailed, 'Expecta
 
 type ParserSocket = Duplex & { _httpMessage?: { headersSent?: boolean } | null };
 
-/** True (and answered 400) for an HTTP/1.1 request without Host. One header lookup per request. */
-export function refusedWithoutHost(req: http.IncomingMessage, res: http.ServerResponse): boolean {
-  if (req.headers.host !== undefined || req.httpVersionMajor !== 1 || req.httpVersionMinor === 0) return false;
-  res.shouldKeepAlive = false;
-  sendJson(res, NO_HOST.status, errorBody(NO_HOST), { 'Cache-Control': 'no-store' });
-  return true;
+/**
+ * True (and answered) for an HTTP/1.1 request without Host (400) or with a Host this server does
+ * not answer for (421). A request without Host under HTTP/1.0 has nothing to check.
+ */
+export function createHostCheck(policy: HostPolicy): (req: http.IncomingMessage, res: http.ServerResponse) => boolean {
+  const misdirected = new ApiError(421, PROTOCOL_CODES.misdirected, 'Este servidor no atiende a ese nombre de host.',
+    `Use la dirección del sitio, ${policy.siteUrl}.`);
+  return (req, res) => {
+    const host = req.headers.host;
+    let refusal: ApiError;
+    if (host === undefined) {
+      if (req.httpVersionMajor !== 1 || req.httpVersionMinor === 0) return false;
+      refusal = NO_HOST;
+      res.shouldKeepAlive = false;
+    } else if (policy.allowsHost(host)) {
+      return false;
+    } else {
+      refusal = misdirected;
+    }
+    sendJson(res, refusal.status, errorBody(refusal), { 'Cache-Control': 'no-store' });
+    return true;
+  };
 }
 
 export function answerClientErrors(server: http.Server): void {

@@ -3,13 +3,16 @@
  * stateless (no Mcp-Session-Id) with JSON responses. Every request, in this order:
  *
  *   1. API-Version, CORS (any origin: no cookies, public data) and `Cache-Control: no-store`;
- *   2. OPTIONS → preflight 204; any method other than POST → 405 `Allow: POST` (a GET would open
- *      an SSE stream, which a stateless server has nothing to send on);
+ *   2. an `Origin` that is not a page of this site (net/host.ts) → 403, so a page elsewhere cannot
+ *      drive a local server through the browser (MCP transports, "Security Warning"); OPTIONS →
+ *      preflight 204; any method other than POST → 405 `Allow: POST` (a GET would open an SSE
+ *      stream, which a stateless server has nothing to send on);
  *   3. the bearer check shared with the REST API (auth/bearer.ts): no token is anonymous; a
  *      bad token goes through the pipeline's admission (counted on its IP's anonymous window, so
  *      token guessing is throttled as in REST) and is answered 401 with `resource_metadata`
  *      naming the MCP resource's metadata;
- *   4. the body, at most MCP_BODY_LIMIT bytes (413 beyond);
+ *   4. the body, at most MCP_BODY_LIMIT bytes (413 beyond), checked against the revisions this
+ *      endpoint speaks (revisions.ts: versions, batches);
  *   5. the SDK's own transport and a fresh low-level `Server` for this request (the SDK's stateless
  *      pattern): it answers 406 (Accept), 415 (Content-Type), -32700 (bad JSON), 202 (notifications),
  *      `initialize` and `tools/list`, and hands each `tools/call` to `callTool`;
@@ -18,10 +21,11 @@
  *      checks and operation code); over the quota → a tool error saying how long to wait and how
  *      to raise the quota, and the HTTP answer becomes 429 with Retry-After; any other refusal
  *      (a parameter, a page that does not exist, a missing scope) → `isError` saying what to do.
- * `initialize`, `tools/list` and notifications are not counted: they read nothing of the site and
- * a host sends them on every connection. While the quota store is down, quotas are counted per
- * process (stores/fallback.ts, shared with REST) and a token, which cannot be checked,
- * gets 503 with Retry-After.
+ * The site's pages are resources too (resources.ts): resources/read is read_page through the same
+ * pipeline, counted the same way. `initialize`, `tools/list`, the resource lists and notifications
+ * are not counted: they read nothing of the pages and a host sends them on every connection.
+ * While the quota store is down, quotas are counted per process (stores/fallback.ts, shared with
+ * REST) and a token, which cannot be checked, gets 503 with Retry-After.
  *
  * The low-level `Server` is used rather than `McpServer` because McpServer answers an unknown tool
  * with an `isError` result (the specification asks for -32602), converts the zod schemas on every
@@ -35,13 +39,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
-  ErrorCode, ListToolsRequestSchema, type CallToolRequest, type CallToolResult,
+  ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema,
+  type CallToolRequest, type CallToolResult, type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
 import type { AppDeps } from '../app.ts';
 import { links } from '../discovery/links.ts';
-import { ApiError, methodNotAllowed } from '../errors.ts';
+import { ApiError, API_CODES, methodNotAllowed, PROTOCOL_CODES } from '../errors.ts';
+import { createHostPolicy } from '../net/host.ts';
 import { bearerChallenges, readCredential, type Credential } from '../auth/bearer.ts';
 import { readBody } from '../http/body.ts';
 import { writeCors } from '../http/cors.ts';
@@ -49,11 +55,14 @@ import { remainingOf, retryAfterSeconds, type QuotaState } from '../quota/header
 import { setHeaders } from '../http/header-list.ts';
 import { versionHeaderList } from '../api-headers.ts';
 import type { Operation } from '../operations/operation.ts';
-import { createPipeline, type Call } from '../pipeline/index.ts';
+import { createPipeline, type Call, type Outcome } from '../pipeline/index.ts';
 import { instructions, serverInfo } from './identity.ts';
 import { sendJsonRpcError } from './http-errors.ts';
-import { toolErrorOf, toolResult } from './results.ts';
+import { errorText, toolErrorOf, toolResult } from './results.ts';
+import { listPages, pageTemplate, readTarget, resourceResult } from './resources.ts';
 import { toolOf } from './tools.ts';
+import { checkMessage } from './revisions.ts';
+import { sendJson } from '../http/json.ts';
 
 import { MCP_PATH } from '../paths.ts';
 
@@ -73,6 +82,10 @@ const FORWARDED = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-sessio
  * would prefix "MCP error -32602:" to the message, and the SDK client prefixes it again).
  */
 const rpcError = (code: number, message: string) => Object.assign(new Error(message), { code });
+/** MCP's code for a resource that does not exist ("Resources › Error Handling"). */
+const RESOURCE_NOT_FOUND = -32002;
+/** JSON-RPC server error: a used-up window, a store outage. */
+const SERVER_ERROR = -32000;
 
 /**
  * tools/call as the SDK's Protocol layer parses it before any handler: only its method, every
@@ -91,6 +104,11 @@ interface RequestState {
   retryAfter: number | null;
 }
 
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
 const newCall = (op: Operation | null, req: IncomingMessage, credential: Credential, raw: unknown): Call =>
   ({ op, req, credential, raw, headers: [], quota: null, input: null, model: null, resolvePage: null });
 
@@ -104,15 +122,39 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
   const toolList = { tools: deps.operations.map((op) => toolOf(op, l)) };
   const toolNames = [...operations.keys()].join(', ');
   const info = serverInfo(config);
+  // Pages are resources when read_page is served: resources/read is that operation.
+  const readPage = operations.get('read_page');
+  const templates = { resourceTemplates: [pageTemplate(l)] };
   const serverOptions = {
-    capabilities: { tools: { listChanged: false } },
+    capabilities: { tools: { listChanged: false }, ...(readPage ? { resources: { listChanged: false } } : {}) },
     instructions: instructions(config),
     // One validator for the process: the SDK would otherwise build an Ajv instance per Server.
     jsonSchemaValidator: new AjvJsonSchemaValidator(),
   };
   const versionHeaders = versionHeaderList(config);
+  const hosts = createHostPolicy(config);
+  const foreignOrigin = new ApiError(403, PROTOCOL_CODES.forbiddenOrigin, 'Origen no permitido.',
+    `Solo las páginas de ${config.siteUrl} pueden llamar a este servidor MCP desde un navegador.`);
   const lowQuota = (q: QuotaState) => remainingOf(q) <= Math.max(1, Math.floor(q.limit / 10));
   const { identified, windowSeconds } = config.rateLimit;
+
+  /** One operation call of this HTTP request: its headers on the answer; a used-up window makes the answer a 429. */
+  const runCall = async (state: RequestState, call: Call): Promise<Outcome> => {
+    try {
+      const outcome = await pipeline.call(call);
+      if (outcome instanceof ApiError) state.retryAfter = Math.max(state.retryAfter ?? 0, retryAfterSeconds(call.quota!));
+      return outcome;
+    } finally {
+      setHeaders(state.res, call.headers);
+    }
+  };
+  /** A thrown value that is not the family's (or came before the count): logged, and a plain -32603. */
+  const internal = (what: string, err: unknown) => {
+    log.error(`mcp ${what} failed`, err);
+    return rpcError(ErrorCode.InternalError, 'Error interno del servidor.');
+  };
+  const rateMeta = (quota: QuotaState) =>
+    ({ [RATELIMIT_META]: { policy: quota.policy, limit: quota.limit, remaining: remainingOf(quota), reset_seconds: quota.resetSeconds } });
 
   const callTool = async (state: RequestState, request: CallToolRequest): Promise<CallToolResult> => {
     const { name } = request.params;
@@ -122,21 +164,13 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     const call = newCall(op, state.req, state.credential, request.params.arguments ?? {});
     let result: CallToolResult;
     try {
-      const outcome = await pipeline.call(call);
-      if (outcome instanceof ApiError) {
-        // The window is used up: a tool error for the model, a 429 for the host.
-        state.retryAfter = Math.max(state.retryAfter ?? 0, retryAfterSeconds(call.quota!));
-        return toolErrorOf(outcome, call, l);
-      }
+      const outcome = await runCall(state, call);
+      // The window is used up: a tool error for the model, a 429 for the host.
+      if (outcome instanceof ApiError) return toolErrorOf(outcome, call, l);
       result = toolResult(outcome);
     } catch (err) {
-      if (!(err instanceof ApiError) || call.quota === null) {
-        log.error(`mcp tool ${name} failed`, err);
-        throw rpcError(ErrorCode.InternalError, 'Error interno del servidor.');
-      }
+      if (!(err instanceof ApiError) || call.quota === null) throw internal(`tool ${name}`, err);
       result = toolErrorOf(err, call, l);
-    } finally {
-      setHeaders(state.res, call.headers);
     }
 
     const quota = call.quota!;
@@ -149,11 +183,29 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
             + (quota.policy === 'anonimo' ? ` Con un token gratuito (POST ${l.register}) la cuota sube a ${identified} cada ${windowSeconds} s.` : ''),
         }]
       : result.content;
-    const meta = { policy: quota.policy, limit: quota.limit, remaining, reset_seconds: quota.resetSeconds };
-    return { ...result, content, _meta: { [RATELIMIT_META]: meta } };
+    return { ...result, content, _meta: rateMeta(quota) };
+  };
+
+  /** resources/read: read_page for the page the URI names, counted and refused as read_page. */
+  const readResource = async (state: RequestState, op: Operation, uri: string): Promise<ReadResourceResult> => {
+    const target = readTarget(uri);
+    if (!target) throw rpcError(ErrorCode.InvalidParams, `URI no válida: ${uri}. Use la URL de una página de ${config.siteUrl}; para una parte, ?offset=N.`);
+    const call = newCall(op, state.req, state.credential, target);
+    let outcome: Outcome;
+    try {
+      outcome = await runCall(state, call);
+    } catch (err) {
+      if (!(err instanceof ApiError) || call.quota === null) throw internal('resources/read', err);
+      const code = err.code === API_CODES.pageNotFound ? RESOURCE_NOT_FOUND : err.status === 400 ? ErrorCode.InvalidParams : SERVER_ERROR;
+      throw rpcError(code, errorText(err, call, l));
+    }
+    if (outcome instanceof ApiError) throw rpcError(SERVER_ERROR, errorText(outcome, call, l));
+    return { ...resourceResult(uri, outcome), _meta: rateMeta(call.quota!) };
   };
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const origin = req.headers.origin;
+    if (origin !== undefined && !hosts.allowsOrigin(origin)) throw foreignOrigin;
     if (req.method === 'OPTIONS') {
       res.statusCode = 204;
       res.setHeader('Access-Control-Allow-Methods', ALLOW);
@@ -178,13 +230,28 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
       }
       return;
     }
-    const body = await readBody(req, MCP_BODY_LIMIT);
+    const checked = checkMessage(await readBody(req, MCP_BODY_LIMIT), header(req, 'mcp-protocol-version'));
+    if ('refusal' in checked) {
+      const { status, id, code, message } = checked.refusal;
+      sendJson(res, status, JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }));
+      return;
+    }
+    const { body } = checked;
 
     const state: RequestState = { req, res, credential, retryAfter: null };
     const server = new Server(info, serverOptions);
     server.setRequestHandler(ListToolsRequestSchema, () => toolList);
     // The Server checks the request against CallToolRequestSchema before this handler runs.
     server.setRequestHandler(ToolsCallMethod, (request) => callTool(state, request as unknown as CallToolRequest));
+    if (readPage) {
+      server.setRequestHandler(ListResourceTemplatesRequestSchema, () => templates);
+      server.setRequestHandler(ListResourcesRequestSchema, (request) => {
+        const list = listPages(deps.model.current(), request.params?.cursor);
+        if (list === null) throw rpcError(ErrorCode.InvalidParams, 'Cursor no válido: use el nextCursor de la respuesta anterior.');
+        return list;
+      });
+      server.setRequestHandler(ReadResourceRequestSchema, (request) => readResource(state, readPage, request.params.uri));
+    }
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -24,7 +24,7 @@ function jsonResult(value: object): CallToolResult {
  */
 const byRepresentation = new WeakMap<Representation, CallToolResult>();
 
-function representationResult(rep: Representation): CallToolResult {
+export function representationResult(rep: Representation): CallToolResult {
   let result = byRepresentation.get(rep);
   if (result === undefined) {
     const text = rep.body.toString('utf8');
@@ -42,22 +42,24 @@ function toolError(text: string): CallToolResult {
 }
 
 /**
- * An API error as a tool error: its message, and its hint when the hint says more than the
- * parameter name the message already gives (`Parámetro no válido: limit. …` carries hint `limit`).
- * A refused token is explained for a connection rather than for one HTTP request: the model cannot
- * add a header, the person configuring the host can.
+ * An API error as text for a model (tool errors, resource read errors): its message, and its hint
+ * when the hint says more than the parameter name the message already gives (`Parámetro no
+ * válido: limit. …` carries hint `limit`). A refused token is explained for a connection rather
+ * than for one HTTP request: the model cannot add a header, the person configuring the host can.
  */
-export function toolErrorOf(err: ApiError, call: Call, l: Links): CallToolResult {
+export function errorText(err: ApiError, call: Call, l: Links): string {
   const op = call.op!;
   const scope = op.access.kind === 'token' ? op.access.scope : '';
   if (err.code === API_CODES.notLoggedIn) {
-    return toolError(`${op.name} necesita un token Bearer con el alcance ${scope}, y esta conexión no envía ninguno. `
+    return `${op.name} necesita un token Bearer con el alcance ${scope}, y esta conexión no envía ninguno. `
       + `Pida uno gratis: POST ${l.register} y POST ${l.token} (grant_type=client_credentials, scope="${DEFAULT_SCOPE.join(' ')}"), `
-      + `y conecte con Authorization: Bearer <token>; véase ${l.authMd}.`);
+      + `y conecte con Authorization: Bearer <token>; véase ${l.authMd}.`;
   }
   if (err.code === API_CODES.insufficientScope && call.credential.kind === 'token') {
-    return toolError(`El token de esta conexión no tiene el alcance ${scope} (tiene: ${call.credential.token.scope.join(' ') || 'ninguno'}). `
-      + `Pida un token con scope=${scope} en POST ${l.token}.`);
+    return `El token de esta conexión no tiene el alcance ${scope} (tiene: ${call.credential.token.scope.join(' ') || 'ninguno'}). `
+      + `Pida un token con scope=${scope} en POST ${l.token}.`;
   }
-  return toolError(err.hint === undefined || err.message.includes(err.hint) ? err.message : `${err.message} ${err.hint}`);
+  return err.hint === undefined || err.message.includes(err.hint) ? err.message : `${err.message} ${err.hint}`;
 }
+
+export const toolErrorOf = (err: ApiError, call: Call, l: Links): CallToolResult => toolError(errorText(err, call, l));

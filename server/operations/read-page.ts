@@ -1,7 +1,8 @@
-/** read_page — a published page as Markdown (contract.md, "read_page"). */
-import { pageNotFound } from '../errors.ts';
+/** read_page — a published page as Markdown, whole or in parts (contract.md, "read_page"). */
+import { invalidParam, pageNotFound } from '../errors.ts';
+import { isPartStart } from '../read-model/parts.ts';
 import { ReadPageParams } from '../schemas/params.ts';
-import { PageSchema } from '../schemas/resources.ts';
+import { PageSchema, SectionSchema } from '../schemas/resources.ts';
 import { defineOperation } from './operation.ts';
 
 export const readPage = defineOperation({
@@ -10,24 +11,33 @@ export const readPage = defineOperation({
   tag: 'contenido',
   access: { kind: 'open', raisedBy: 'content:read' },
   input: ReadPageParams,
-  output: { schema: PageSchema, name: 'Page', description: 'La página.' },
+  output: { schema: PageSchema, name: 'Page', description: 'La página, o la parte que empieza en `offset`.', parts: { Section: SectionSchema } },
   cacheable: true,
   rest: {
     summary: 'Leer una página en Markdown',
-    description: 'Devuelve el texto completo de una página publicada en Markdown, sin menús ni pie. '
-      + '`truncated` es true cuando el texto se ha cortado. 404 si la página no existe.',
+    description: 'Devuelve el texto de una página publicada en Markdown, sin menús ni pie, con la lista de sus secciones. '
+      + 'Una página larga llega en partes: `truncated` es true y `next_offset` dice desde dónde seguir (`offset`); '
+      + 'las partes unidas son el Markdown completo. Para leer una sección, pase su `offset`. 404 si la página no existe.',
   },
   tool: {
     title: 'Leer una página en Markdown',
     description: [
-      'Devuelve el texto completo de una página publicada del sitio en Markdown, sin menús ni pie.',
+      'Devuelve el texto de una página publicada del sitio en Markdown, sin menús ni pie, y sus secciones (`sections`, cada una con su `offset`).',
       'Úsela con una `url` devuelta por search_pages (también admite la ruta del sitio, /servicios/fontaneria/, o el slug, fontaneria).',
-      '`truncated: true` indica que el texto se ha cortado.',
+      'Una página larga llega en partes: si `truncated` es true, llame otra vez con `offset` = `next_offset` hasta que `next_offset` sea null; para ir a una sección, pase su `offset`.',
     ].join(' '),
   },
-  run: ({ url }, { model, resolvePage }) => {
+  run: ({ url, offset }, { model, resolvePage }) => {
     const page = resolvePage(model, url);
     if (!page) throw pageNotFound();
-    return { representation: page };
+    if (offset === 0) return { representation: page };
+    if (offset >= page.markdown.length) {
+      throw invalidParam('offset', `Debe ser menor que ${page.markdown.length}, la longitud de esta página (\`total_chars\`).`);
+    }
+    if (!isPartStart(page.markdown, offset)) {
+      throw invalidParam('offset', 'Cae en medio de un carácter: use 0, un `next_offset` o el `offset` de una sección.');
+    }
+    const part = model.partOf(page, offset);
+    return part instanceof Promise ? part.then((representation) => ({ representation })) : { representation: part };
   },
 });

@@ -4,7 +4,7 @@
  * Loading reads `current` → `builds/<id>/`, validates the manifest, every page and every company
  * section with the shared zod schemas (a build that does not validate is refused, never served
  * half), and prepares every 200 body once: the Page JSON (url recomposed on this server's
- * SITE_URL, Markdown cut at a paragraph boundary past READ_PAGE_MAX_CHARS), its strong ETag and
+ * SITE_URL, the first part of a Markdown longer than READ_PAGE_MAX_CHARS), its strong ETag and
  * its gzip/brotli encodings. Requests then only pick a prepared buffer.
  *
  * A new build published while the server runs (the build switches `current` last, atomically)
@@ -26,11 +26,12 @@ import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { makeRepresentation } from '../compression.ts';
 import { ManifestSchema, ReadModelPageSchema, type Manifest } from '../schemas/read-model.ts';
-import { COMPANY_SECTIONS, CompanyInfoSchema, type CompanySection, type Page } from '../schemas/resources.ts';
+import { COMPANY_SECTIONS, CompanyInfoSchema, type CompanySection, type Page, type Section } from '../schemas/resources.ts';
 import { openSearch } from '../search/index.ts';
 import { headingText } from '../search/plain-text.ts';
 import { buildPath, POINTER_FILE, readPointer } from './pointer.ts';
-import { truncateMarkdown } from './truncate.ts';
+import { partAt, sectionsOf, type Part } from './parts.ts';
+import { Lru } from '../search/lru.ts';
 import type { LoadedModel, LoadedPage, ModelHolder, Representation } from './types.ts';
 
 export type ModelConfig = Pick<Config, 'siteUrl' | 'readModelDir' | 'readPageMaxChars'>;
@@ -177,10 +178,10 @@ export async function loadModel(config: ModelConfig, buildDir: string): Promise<
     const raw = parse(ReadModelPageSchema, await readJson(path.join(pagesDir, file)), name);
     const url = config.siteUrl + raw.path;
     const markdown = rebase.text(raw.markdown);
-    const cut = truncateMarkdown(markdown, config.readPageMaxChars);
-    const page: Page = { title: raw.title, url, markdown: cut.text, truncated: cut.truncated };
-    const rep = await makeRepresentation(Buffer.from(JSON.stringify(page)));
-    return { ...raw, url, markdown, truncated: cut.truncated, ...rep };
+    const sections = sectionsOf(markdown);
+    const first = partAt(markdown, 0, config.readPageMaxChars);
+    const rep = await makeRepresentation(pageBody(raw.title, url, markdown, 0, first, sections));
+    return { ...raw, url, markdown, truncated: first.next !== null, sections, ...rep };
   }));
   pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
@@ -207,7 +208,36 @@ export async function loadModel(config: ModelConfig, buildDir: string): Promise<
   const search = await openSearch(path.join(buildDir, 'search'), searchPages);
   const siteDir = path.join(buildDir, 'site');
   const hasSite = await fsp.access(path.join(siteDir, 'index.html')).then(() => true, () => false);
-  return { manifest, pages, byPath, bySlug, company, search, siteDir: hasSite ? siteDir : null };
+  return {
+    manifest, pages, byPath, bySlug, company, search, siteDir: hasSite ? siteDir : null,
+    partOf: partReader(config.readPageMaxChars),
+  };
+}
+
+/** The read_page body of the part of a page's Markdown that starts at `offset`. */
+function pageBody(title: string, url: string, markdown: string, offset: number, part: Part, sections: Section[]): Buffer {
+  const page: Page = {
+    title, url, markdown: part.text, truncated: part.next !== null,
+    offset, next_offset: part.next, total_chars: markdown.length, sections,
+  };
+  return Buffer.from(JSON.stringify(page));
+}
+
+/** Parts past the first, prepared on first request and kept for the most recent ones. */
+const PARTS_KEPT = 512;
+
+function partReader(maxChars: number): LoadedModel['partOf'] {
+  const kept = new Lru<string, Promise<Representation>>(PARTS_KEPT);
+  return (page, offset) => {
+    if (offset === 0) return page;
+    const key = page.path + '\0' + offset;
+    let rep = kept.get(key);
+    if (rep === undefined) {
+      rep = makeRepresentation(pageBody(page.title, page.url, page.markdown, offset, partAt(page.markdown, offset, maxChars), page.sections));
+      kept.set(key, rep);
+    }
+    return rep;
+  };
 }
 
 async function readJson(file: string): Promise<unknown> {

@@ -1,6 +1,6 @@
 /** What the server holds in memory of one read-model build. Implemented by the loader. */
 import type { Manifest, ReadModelPage } from '../schemas/read-model.ts';
-import type { CompanySection } from '../schemas/resources.ts';
+import type { CompanySection, Section } from '../schemas/resources.ts';
 import type { SearchEngine } from '../search/index.ts';
 
 /**
@@ -18,12 +18,14 @@ export interface Representation {
 
 /**
  * A published page. `url` is recomposed on the running server's SITE_URL from `path`;
- * `markdown` is the full text, `body` the read_page answer (cut when longer than
- * READ_PAGE_MAX_CHARS).
+ * `markdown` is the full text, `body` the read_page answer from offset 0 (its first part when
+ * longer than READ_PAGE_MAX_CHARS).
  */
 export interface LoadedPage extends ReadModelPage, Representation {
-  /** Whether `body` carries a cut text (`truncated: true`). */
+  /** Whether `body` carries only the first part (`truncated: true`). */
   truncated: boolean;
+  /** The page's headings with where each section starts (read-model/parts.ts). */
+  sections: Section[];
 }
 
 export interface LoadedModel {
@@ -34,6 +36,11 @@ export interface LoadedModel {
   bySlug: ReadonlyMap<string, LoadedPage>;
   /** get_company_info bodies, serialized once at load. */
   company: Readonly<Record<CompanySection, Representation>>;
+  /**
+   * The read_page body of `page` from `offset` (a part start, read-model/parts.ts): the page
+   * itself at 0, later parts prepared on first request and kept for the most recent ones.
+   */
+  partOf(page: LoadedPage, offset: number): Representation | Promise<Representation>;
   /** The build's search index, opened at load (server/search). */
   search: SearchEngine;
   /** The build's static site (`builds/<id>/site`), or null for a build without one. */

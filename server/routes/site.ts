@@ -7,7 +7,8 @@
  *
  * Every page response (HTML, Markdown, 304, the 404 page) carries `Vary: Accept` — a page has an
  * HTML and a Markdown representation (server/routes/markdown.ts), chosen by `Accept` — and a
- * `Link` to the API catalogue (RFC 9727 §3) and to /llms.txt. Asset requests skip all of it.
+ * `Link` to the API catalogue (RFC 9727 §3), to /llms.txt and to the page's own Markdown
+ * (`rel="alternate"; type="text/markdown"`). Asset requests skip all of it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -42,10 +43,17 @@ function isPagePath(pathname: string): boolean {
   return !pathname.slice(pathname.lastIndexOf('/') + 1).includes('.');
 }
 
-function writePageHeaders(res: ServerResponse): void {
+/** A path that can be written in a Link target as it is. */
+const PLAIN_PATH = /^\/[A-Za-z0-9\-._~!$&'()*+;=:@%/]*$/;
+
+/** The Link of a page at `pathname`: PAGE_LINK and, for a plain path, the page's Markdown. */
+export const pageLink = (pathname: string): string =>
+  (PLAIN_PATH.test(pathname) ? `${PAGE_LINK}, <${pathname}>; rel="alternate"; type="text/markdown"` : PAGE_LINK);
+
+function writePageHeaders(res: ServerResponse, pathname: string): void {
   res.setHeader('Cache-Control', PAGE_CACHE);
   res.setHeader('Vary', PAGE_VARY);
-  res.setHeader('Link', PAGE_LINK);
+  res.setHeader('Link', pageLink(pathname));
 }
 
 interface SiteFiles {
@@ -130,7 +138,7 @@ export function siteFallback(deps: AppDeps): Fallback {
       serve(req, res);
       return;
     }
-    writePageHeaders(res);
+    writePageHeaders(res, pathname);
     if (prefersMarkdown(req.headers.accept)) {
       const page = findPage(deps.model.current(), pathname);
       if (page !== undefined) {

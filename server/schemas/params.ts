@@ -17,6 +17,7 @@ export const LIMITS = {
   cursorMax: 12,
   urlMin: 1,
   urlMax: 300,
+  offsetMax: 999_999,
 } as const;
 
 /**
@@ -44,6 +45,8 @@ export const SearchPagesParams = z.object({
 export const ReadPageParams = z.object({
   url: z.string().min(LIMITS.urlMin).max(LIMITS.urlMax)
     .describe('URL completa de una página de este sitio, ruta del sitio (/servicios/fontaneria/) o slug (fontaneria)'),
+  offset: z.number().int().min(0).max(LIMITS.offsetMax).default(0)
+    .describe('Dónde empezar a leer: 0 (el principio), el `next_offset` de la respuesta anterior o el `offset` de una de sus `sections`'),
 });
 
 export const GetCompanyInfoParams = z.object({

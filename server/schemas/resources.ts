@@ -19,11 +19,22 @@ export const SearchResponseSchema = z.object({
   next_cursor: z.string().max(12).nullable().describe('Valor para `cursor` en la siguiente llamada; null al final'),
 });
 
+export const SectionSchema = z.object({
+  title: z.string().describe('Texto del encabezado'),
+  level: z.number().int().min(2).max(6).describe('Nivel del encabezado: 2 para ##, 3 para ###…'),
+  offset: z.number().int().min(0).describe('Dónde empieza la sección en el Markdown completo: páselo como `offset` para leerla'),
+});
+
 export const PageSchema = z.object({
   title: z.string(),
   url: z.string(),
-  markdown: z.string().describe('Texto de la página en Markdown, sin menús ni pie'),
-  truncated: z.boolean().describe('true si el texto se ha cortado'),
+  markdown: z.string().describe('Texto de la página en Markdown, sin menús ni pie: entero, o la parte que empieza en `offset`'),
+  truncated: z.boolean().describe('true si el texto no llega al final de la página: la continuación se lee con `offset` = `next_offset`'),
+  offset: z.number().int().min(0).optional().describe('Dónde empieza este texto en el Markdown completo (0: el principio)'),
+  next_offset: z.number().int().min(1).nullable().optional()
+    .describe('Valor de `offset` para leer la parte siguiente; null cuando el texto llega al final. Las partes unidas son el Markdown completo'),
+  total_chars: z.number().int().min(0).optional().describe('Longitud del Markdown completo, en caracteres (unidades UTF-16)'),
+  sections: z.array(SectionSchema).optional().describe('Secciones de la página (encabezados ## a ######), cada una con el `offset` desde el que leerla'),
 });
 
 export const ServiceModelSchema = z.object({
@@ -97,6 +108,7 @@ export const ErrorSchema = z.object({
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 export type SearchResponse = z.infer<typeof SearchResponseSchema>;
 export type Page = z.infer<typeof PageSchema>;
+export type Section = z.infer<typeof SectionSchema>;
 export type CompanyInfo = z.infer<typeof CompanyInfoSchema>;
 export type Quota = z.infer<typeof QuotaSchema>;
 export type ApiErrorBody = z.infer<typeof ErrorSchema>;

@@ -85,8 +85,11 @@ function decode(encoding: string | undefined, body: Buffer): Buffer {
 const API_PREFIX = '/wp-json/agentes/v1/';
 let openApi: object | undefined;
 
+/** Answered before any route (a Host the server does not answer for), as the other errors before routing. */
+const MISDIRECTED = 421;
+
 function conformance(method: string, path: string, status: number, headers: http.IncomingHttpHeaders, body: Buffer): string[] {
-  if (!path.startsWith(API_PREFIX) || method === 'OPTIONS') return [];
+  if (!path.startsWith(API_PREFIX) || method === 'OPTIONS' || status === MISDIRECTED) return [];
   openApi ??= buildOpenApi(parseConfig({}));
   const errors = validateResponse(openApi, { path, method, status, contentType: headers['content-type'] ?? null, headers, body });
   // Not operations of the document on purpose: unknown names (404 rest_no_route) and methods

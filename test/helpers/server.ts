@@ -80,7 +80,8 @@ export async function startTestServer<C extends Clock = Clock>(options: TestServ
     info: (message, fields) => options.log?.info(message, fields),
     error: (message, cause) => { logged.push(cause); options.log?.error(message, cause); },
   };
-  const base = { ...await contentEnv(options.fixture), HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', READ_MODEL_WATCH: 'off' };
+  // The tests reach it at 127.0.0.1, which a fixture's SITE_URL does not name (net/host.ts).
+  const base = { ...await contentEnv(options.fixture), HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', READ_MODEL_WATCH: 'off', ALLOWED_HOSTS: '127.0.0.1' };
   // A probed port can be taken by another process before the bind: try a few.
   for (let attempt = 0; ; attempt++) {
     const port = options.siteUrlIsOrigin ? await freePort() : 0;

@@ -46,7 +46,7 @@ function halfUpload(port: number): Promise<{ finish(): Promise<string> }> {
   const body = 'grant_type=client_credentials&client_id=nobody&client_secret=wrong';
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1', () => {
-      socket.write(`POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 20)}`);
+      socket.write(`POST /oauth/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 20)}`);
       let received = '';
       socket.on('data', (d: Buffer) => { received += d.toString(); });
       const closed = new Promise<string>((r) => socket.on('close', () => r(received)));

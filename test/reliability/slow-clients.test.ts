@@ -57,7 +57,7 @@ test('trickled headers are cut off by headersTimeout; 1,200+ idle sockets do not
 
     // Slowloris: a header line per second, never the blank line that ends them.
     const tricklers = await openMany(server.port, TRICKLERS);
-    for (const t of tricklers) t.socket.write('GET /wp-json/agentes/v1/get_company_info HTTP/1.1\r\nHost: x\r\n');
+    for (const t of tricklers) t.socket.write('GET /wp-json/agentes/v1/get_company_info HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     const trickle = setInterval(() => {
       for (const t of tricklers) if (t.closedAt === null) t.socket.write(`X-Slow-${Math.floor(Math.random() * 1e6)}: y\r\n`);
     }, 1000);
@@ -66,7 +66,7 @@ test('trickled headers are cut off by headersTimeout; 1,200+ idle sockets do not
     const idle = await openMany(server.port, IDLE);
     const kept = await openMany(server.port, KEPT_ALIVE);
     all.push(...tricklers, ...idle, ...kept);
-    for (const t of kept) t.socket.write('GET /wp-json/agentes/v1/get_company_info?section=contact HTTP/1.1\r\nHost: x\r\n\r\n');
+    for (const t of kept) t.socket.write('GET /wp-json/agentes/v1/get_company_info?section=contact HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     await sleep(500);
     assert.ok(kept.every((t) => t.received.startsWith('HTTP/1.1 200')), 'kept-alive sockets got their answer');
 

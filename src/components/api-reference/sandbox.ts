@@ -16,7 +16,7 @@ interface SearchResult { title: string; url: string; city: string; excerpt: stri
 
 const isSearchResponse = (v: unknown): v is { results: SearchResult[]; next_cursor: string | null } =>
   typeof v === 'object' && v !== null && Array.isArray((v as { results?: unknown }).results);
-const isPage = (v: unknown): v is { markdown: string; truncated: boolean } =>
+const isPage = (v: unknown): v is { markdown: string; truncated: boolean; next_offset?: number | null } =>
   typeof v === 'object' && v !== null && typeof (v as { markdown?: unknown }).markdown === 'string';
 
 function required<T extends Element>(root: ParentNode, selector: string): T {
@@ -126,7 +126,8 @@ function init(root: HTMLElement): void {
     }
     panel.markdown.hidden = true;
     if (res.ok && op === 'read_page' && isPage(body)) {
-      panel.markdownText.textContent = body.markdown + (body.truncated ? '\n\n[… texto cortado: truncated = true]' : '');
+      const next = body.next_offset ?? null;
+      panel.markdownText.textContent = body.markdown + (body.truncated ? `\n\n[… sigue: pida offset = ${next ?? '?'}]` : '');
       panel.markdown.hidden = false;
     }
     panel.body.hidden = false;
@@ -163,6 +164,9 @@ function init(root: HTMLElement): void {
     const input = form?.elements.namedItem(field);
     if (!form || !(input instanceof HTMLInputElement)) return;
     input.value = value;
+    // Another page, or another search, starts from its beginning.
+    const offset = field === 'url' ? form.elements.namedItem('offset') : null;
+    if (offset instanceof HTMLInputElement) offset.value = '0';
     void run(form);
   };
 

@@ -38,6 +38,8 @@ export function serverEnv(extra: Record<string, string>): Record<string, string>
   return {
     PORT: '0',
     HOST: '127.0.0.1',
+    // Reached at 127.0.0.1, which a fixture's SITE_URL does not name (server/net/host.ts).
+    ALLOWED_HOSTS: '127.0.0.1',
     LOG_LEVEL: 'info',
     RATE_LIMIT_ANONYMOUS: '',
     RATE_LIMIT_IDENTIFIED: '',

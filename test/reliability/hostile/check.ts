@@ -246,13 +246,14 @@ const isJsonRpc = (b: any) => {
 };
 
 /**
- * Refused before any route (malformed request, header section too large, timeout, no Host): the
+ * Refused before any route (malformed request, header section too large, timeout, no Host or
+ * a Host this server does not answer for): the
  * REST error shape from http/client-errors.ts, without the API's headers. A HEAD answer has
  * no body to tell: those carry no API-Version, which every routed API answer does.
  */
 export function isProtocolLevel(r: HostileRequest, a: Answer, body?: any): boolean {
   if (body && typeof body.code === 'string') return PROTOCOL_CODES.has(body.code);
-  return r.method === 'HEAD' && [400, 408, 417, 431].includes(a.status) && a.headers['api-version'] === undefined;
+  return r.method === 'HEAD' && [400, 408, 417, 421, 431].includes(a.status) && a.headers['api-version'] === undefined;
 }
 
 const RATELIMIT = /^"(anonimo|identificado)";r=\d+;t=\d+$/;

@@ -46,7 +46,7 @@ test('agents.md: what the site is and is not, in Spanish, from the live limits',
   assert.ok(agents.includes('45 peticiones cada 30 segundos por dirección IP'), 'anonymous quota from the Config');
   assert.ok(agents.includes('450 peticiones cada 30 segundos por `client_id`'), 'identified quota from the Config');
   assert.ok(agents.includes('RateLimit-Policy: "anonimo";q=45;w=30'));
-  assert.ok(agents.includes('pasados 12345 caracteres'), 'truncation size from the Config');
+  assert.ok(agents.includes('Una página de más de 12345 caracteres llega en partes'), 'part size from the Config');
   assert.not.ok(/\b60 peticiones|\b600 peticiones/.test(agents), 'no default number typed by hand');
 });
 

@@ -89,7 +89,9 @@ test('search_pages parameters: bounds, enum and defaults of the contract', () =>
 test('read_page, get_company_info and quota parameters', () => {
   const url = param('read_page', 'url');
   assert.equal({ required: url.required, schema: url.schema }, { required: true, schema: { type: 'string', minLength: 1, maxLength: 300 } });
-  assert.is(op('read_page').parameters.length, 1);
+  const offset = param('read_page', 'offset');
+  assert.equal({ required: offset.required, schema: offset.schema }, { required: false, schema: { type: 'integer', minimum: 0, maximum: 999999, default: 0 } });
+  assert.is(op('read_page').parameters.length, 2);
   const section = param('get_company_info', 'section');
   assert.is(section.required, false);
   assert.equal(section.schema.enum, [...COMPANY_SECTIONS]);

@@ -42,6 +42,9 @@ function assertRpcError(res: RawResponse, status: number, code: number, message?
   return body;
 }
 
+/** The last revision with JSON-RPC batches. */
+const BATCH_REVISION = { 'mcp-protocol-version': '2025-03-26' };
+
 const test = suite('mcp over HTTP');
 
 test('initialize: 200 JSON, revision 2025-11-25, no session id, not counted; API-Version, CORS, no-store', () => withApi({}, async (api) => {
@@ -98,14 +101,14 @@ test('unknown tool → -32602, unknown method → -32601, both with the request 
   const body = assertRpcError(unknown, 200, -32602, /^Herramienta desconocida: book_service\./);
   assert.is(body.id, 'x-7');
   assert.is(unknown.headers['ratelimit-limit'], undefined, 'an unknown tool is not counted, as an unknown REST operation is not');
-  assertRpcError(await rpc(api, { jsonrpc: '2.0', id: 3, method: 'resources/list' }), 200, -32601);
+  assertRpcError(await rpc(api, { jsonrpc: '2.0', id: 3, method: 'prompts/list' }), 200, -32601);
   // A malformed tools/call is the client's mistake (-32602), not an internal error (-32603).
   for (const params of [{ name: 'search_pages', arguments: ['fuga'] }, { name: 5 }, {}]) {
     assertRpcError(await rpc(api, { jsonrpc: '2.0', id: 4, method: 'tools/call', params }), 200, -32602, /Invalid tools\/call request/);
   }
 }));
 
-test('POST only: GET, DELETE, PUT, HEAD → 405 Allow: POST with a JSON body; OPTIONS → CORS preflight', () => withApi({}, async (api) => {
+test('POST only: GET, DELETE, PUT, HEAD → 405 Allow: POST with a JSON body; OPTIONS → CORS preflight for an allowed origin, 403 for another', () => withApi({ ALLOWED_HOSTS: '127.0.0.1,host.example' }, async (api) => {
   for (const method of ['GET', 'DELETE', 'PUT']) {
     const res = await request(`${api.origin}/mcp`, { method, headers: { accept: MCP_ACCEPT } });
     assert.is(res.status, 405, method);
@@ -125,6 +128,12 @@ test('POST only: GET, DELETE, PUT, HEAD → 405 Allow: POST with a JSON body; OP
   assert.is(pre.headers['access-control-allow-methods'], 'POST');
   for (const h of ['Authorization', 'Content-Type', 'Mcp-Protocol-Version']) assert.match(String(pre.headers['access-control-allow-headers']), h);
   assert.match(String(pre.headers['access-control-expose-headers']), /RateLimit-Remaining.*Retry-After.*WWW-Authenticate/);
+  const foreign = await request(`${api.origin}/mcp`, {
+    method: 'OPTIONS',
+    headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+  });
+  assert.is(foreign.status, 403);
+  assert.is(foreign.json().error.data.code, 'agentes_forbidden_origin');
 }));
 
 test('notifications (and client responses) → 202 with no body and no quota', () => withApi({}, async (api) => {
@@ -156,7 +165,8 @@ test('every tools/call is counted in the caller\'s REST window: IP without a tok
   assertRateLimitHeaders(await rpc(api, toolCall('get_company_info'), { authorization: `Bearer ${quotaOnly.access_token}` }), { policy: 'anonimo', limit: 60, remaining: 53 });
 
   // Two calls in one batch (revision 2025-03-26 clients) count twice.
-  const batch = await rpc(api, [toolCall('get_company_info'), toolCall('search_pages', { query: 'cerrajero' })]);
+  // Batches belong to 2025-03-26 (later revisions removed them: revisions.test.ts).
+  const batch = await rpc(api, [toolCall('get_company_info'), toolCall('search_pages', { query: 'cerrajero' })], BATCH_REVISION);
   assert.is(batch.json().length, 2);
   assertRateLimitHeaders(batch, { policy: 'anonimo', limit: 60, remaining: 51 });
 }));
@@ -205,7 +215,7 @@ test('quota exhausted by tool calls: 429 + Retry-After, and a tool error the mod
 
 test('a batch past the quota: every call answered, the ones over it as tool errors, the HTTP status 429', () => withApi({ RATE_LIMIT_IDENTIFIED: '1' }, async (api) => {
   const token = await api.tokens.issue('client-lote', ['content:read']);
-  const res = await rpc(api, [toolCall('get_company_info'), toolCall('get_company_info')], { authorization: `Bearer ${token.access_token}` });
+  const res = await rpc(api, [toolCall('get_company_info'), toolCall('get_company_info')], { ...BATCH_REVISION, authorization: `Bearer ${token.access_token}` });
   assert.is(res.status, 429);
   const [first, second] = res.json();
   assert.ok(first.result.structuredContent.brand);

@@ -16,6 +16,8 @@ test.after(async (ctx) => { await ctx.api.close(); });
 const read = (api: TestServer, url: string, headers: Record<string, string> = {}) =>
   request(`${api.base}/read_page${qs({ url })}`, { headers });
 
+const MADRID = '# Fontanería en Madrid\n\nFontaneros en Madrid para fugas de agua, atascos y calentadores en todos los barrios.';
+
 test('every accepted form of the URL returns the same page', async ({ api }) => {
   const site = api.config.siteUrl;
   const forms = [
@@ -39,8 +41,12 @@ test('every accepted form of the URL returns the same page', async ({ api }) => 
     assert.equal(page, {
       title: 'Fontanería en Madrid',
       url: `${site}/servicios/fontaneria/madrid/`,
-      markdown: '# Fontanería en Madrid\n\nFontaneros en Madrid para fugas de agua, atascos y calentadores en todos los barrios.',
+      markdown: MADRID,
       truncated: false,
+      offset: 0,
+      next_offset: null,
+      total_chars: MADRID.length,
+      sections: [],
     }, form);
     etag ??= String(res.headers.etag);
     assert.is(res.headers.etag, etag, 'same representation, same ETag');
@@ -91,16 +97,53 @@ test('parameter bounds: missing, empty, over 300 characters, repeated', async ({
   assert.is((await request(`${api.base}/read_page${qs({ url: 'fontaneria', extra: 'ignored' })}`)).status, 200, 'unknown parameters are ignored');
 });
 
-test('a page over READ_PAGE_MAX_CHARS is cut at a paragraph boundary with truncated: true', async ({ api }) => {
+test('a page over READ_PAGE_MAX_CHARS comes in parts: each cut after a paragraph, joined the whole Markdown', async ({ api }) => {
   const fixture = await sharedReadModel();
-  const res = await read(api, fixture.longPage.path);
-  assert.is(res.status, 200);
-  const page = PageSchema.strict().parse(res.json());
-  assert.is(page.truncated, true);
-  assert.ok(page.markdown.length <= api.config.readPageMaxChars, `${page.markdown.length} ≤ ${api.config.readPageMaxChars}`);
-  assert.ok(page.markdown.length > api.config.readPageMaxChars / 2);
-  assert.ok(fixture.longPage.markdown.startsWith(page.markdown));
-  assert.ok(/^ *\n\n/.test(fixture.longPage.markdown.slice(page.markdown.length)), 'ends at a paragraph boundary');
+  const full = fixture.longPage.markdown;
+  const parts: string[] = [];
+  let offset: number | null = 0;
+  while (offset !== null) {
+    const res: Awaited<ReturnType<typeof request>> = await request(`${api.base}/read_page${qs({ url: fixture.longPage.path, offset })}`);
+    assert.is(res.status, 200, res.text());
+    const page = PageSchema.strict().parse(res.json());
+    assert.is(page.offset, offset);
+    assert.is(page.total_chars, full.length);
+    assert.is(page.truncated, page.next_offset !== null);
+    assert.ok(page.markdown.length <= api.config.readPageMaxChars, `${page.markdown.length} ≤ ${api.config.readPageMaxChars}`);
+    if (page.next_offset !== null) {
+      assert.ok(page.markdown.length > api.config.readPageMaxChars / 2);
+      assert.ok(page.markdown.endsWith('\n\n'), 'ends after a paragraph');
+      assert.is(page.next_offset, offset + page.markdown.length);
+    }
+    assertRateLimitHeaders(res, { policy: 'anonimo', limit: 100000 });
+    parts.push(page.markdown);
+    offset = page.next_offset ?? null;
+  }
+  assert.ok(parts.length >= 2, `${parts.length} parts`);
+  assert.is(parts.join(''), full, 'the parts joined are the whole Markdown');
+});
+
+test('sections: listed on every part, each readable from its offset', async ({ api }) => {
+  const fixture = await sharedReadModel();
+  const first = PageSchema.parse((await read(api, fixture.longPage.path)).json());
+  assert.ok(first.sections!.length > 0);
+  for (const section of first.sections!) {
+    const res = await request(`${api.base}/read_page${qs({ url: fixture.longPage.path, offset: section.offset })}`);
+    const part = PageSchema.parse(res.json());
+    assert.ok(part.markdown.startsWith('#'.repeat(section.level) + ' ' + section.title), section.title);
+    assert.equal(part.sections, first.sections);
+    assert.ok(res.headers.etag && res.headers.etag !== (await read(api, fixture.longPage.path)).headers.etag, 'a part has its own ETag');
+  }
+});
+
+test('offset: beyond the text, not an integer, inside a character → 400 naming offset', async ({ api }) => {
+  const fixture = await sharedReadModel();
+  const at = (offset: string, url = fixture.longPage.path) => request(`${api.base}/read_page?url=${encodeURIComponent(url)}&offset=${offset}`);
+  for (const bad of ['-1', '1.5', 'abc', '1e3', '1000000', '']) assertError(await at(bad), 400, 'rest_invalid_param', 'offset');
+  const beyond = assertError(await at(String(fixture.longPage.markdown.length)), 400, 'rest_invalid_param', 'offset');
+  assert.match(beyond.message, String(fixture.longPage.markdown.length));
+  assert.is((await at('0')).status, 200);
+  assert.is((await at('1')).status, 200, 'any place in the text is a start');
 });
 
 test('HEAD answers like GET without a body', async ({ api }) => {

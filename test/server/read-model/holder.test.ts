@@ -42,7 +42,7 @@ test('loads every page and company section, with bodies serialized once and stro
   }
 });
 
-test('Markdown over READ_PAGE_MAX_CHARS is cut at a paragraph boundary with truncated: true', async () => {
+test('Markdown over READ_PAGE_MAX_CHARS comes in parts cut after a blank line, with truncated: true and next_offset', async () => {
   const fixture = await sharedReadModel();
   const holder = await openModel(configFor(fixture.dir, { READ_PAGE_MAX_CHARS: '5000' }), log, { watch: false });
   try {
@@ -51,7 +51,9 @@ test('Markdown over READ_PAGE_MAX_CHARS is cut at a paragraph boundary with trun
     assert.is(body.truncated, true);
     assert.ok(body.markdown.length <= 5000 && body.markdown.length > 2500, `kept ${body.markdown.length}`);
     assert.ok(fixture.longPage.markdown.startsWith(body.markdown));
-    assert.ok(/^ *\n\n/.test(fixture.longPage.markdown.slice(body.markdown.length)), 'cut at a blank line');
+    assert.ok(body.markdown.endsWith('\n\n'), 'cut after a blank line');
+    assert.is(body.next_offset, body.markdown.length);
+    assert.is(body.total_chars, fixture.longPage.markdown.length);
     assert.is(long.markdown, fixture.longPage.markdown, 'the full text stays available');
     const short = JSON.parse(holder.current().bySlug.get('fontaneria')!.body.toString('utf8'));
     assert.is(short.truncated, false);

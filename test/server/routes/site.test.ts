@@ -7,7 +7,7 @@ import zlib from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { API_BASE } from '../../../server/paths.ts';
-import { PAGE_LINK } from '../../../server/routes/site.ts';
+import { PAGE_LINK, pageLink } from '../../../server/routes/site.ts';
 import { request, type RawResponse } from '../../helpers/http.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 
@@ -40,10 +40,11 @@ function assertMarkdown(res: RawResponse, path: string, what: string): void {
   assert.is(res.text(), withNewline(markdownOf(path)), what);
 }
 
-function assertPageHeaders(res: RawResponse, what: string): void {
+function assertPageHeaders(res: RawResponse, what: string, path: string): void {
   const vary = String(res.headers.vary ?? '').split(',').map((v) => v.trim().toLowerCase());
   assert.ok(vary.includes('accept'), `${what}: Vary names Accept (${res.headers.vary})`);
-  assert.is(res.headers.link, PAGE_LINK, `${what}: Link`);
+  assert.is(res.headers.link, pageLink(path), `${what}: Link`);
+  assert.ok(pageLink(path).endsWith(`<${path}>; rel="alternate"; type="text/markdown"`), `${what}: the page's Markdown`);
 }
 
 test.after(async () => {
@@ -71,11 +72,11 @@ test('HTML for browsers, */*, text/*, no Accept and ties; Vary and Link on each'
   for (const accept of accepts) {
     const res = await get(PAGE, { Accept: accept });
     assertHtml(res, accept);
-    assertPageHeaders(res, accept);
+    assertPageHeaders(res, accept, PAGE);
   }
   const bare = await get(PAGE);
   assertHtml(bare, 'no Accept');
-  assertPageHeaders(bare, 'no Accept');
+  assertPageHeaders(bare, 'no Accept', PAGE);
 });
 
 test('Markdown when text/markdown is preferred or the only type', async () => {
@@ -89,7 +90,7 @@ test('Markdown when text/markdown is preferred or the only type', async () => {
   for (const accept of accepts) {
     const res = await get(PAGE, { Accept: accept });
     assertMarkdown(res, PAGE, accept);
-    assertPageHeaders(res, accept);
+    assertPageHeaders(res, accept, PAGE);
     assert.is(res.headers['cache-control'], 'public, max-age=300, must-revalidate', accept);
   }
 });
@@ -107,7 +108,7 @@ test('/api/sandbox and /api/sandbox/ both answer the sandbox page', async () => 
   for (const path of ['/api/sandbox', '/api/sandbox/']) {
     const res = await get(path, { Accept: 'text/html' });
     assertHtml(res, path);
-    assertPageHeaders(res, path);
+    assertPageHeaders(res, path, path);
     assert.match(res.text(), /<h1[^>]*>Sandbox de la API<\/h1>/, path);
   }
 });
@@ -122,7 +123,7 @@ test('Markdown: strong ETag from the page hash, 304 on If-None-Match, compressed
   assert.is(again.status, 304);
   assert.is(again.body.length, 0);
   assert.is(again.headers.etag, etag);
-  assertPageHeaders(again, 'Markdown 304');
+  assertPageHeaders(again, 'Markdown 304', PAGE);
 
   // The HTML's validator does not revalidate the Markdown, nor the other way round.
   const html = await get(PAGE, { Accept: 'text/html' });
@@ -149,14 +150,14 @@ test('HTML: 304 on If-None-Match keeps Vary and Link', async () => {
   const res = await get(PAGE, { Accept: 'text/html', 'If-None-Match': String(html.headers.etag) });
   assert.is(res.status, 304);
   assert.is(res.body.length, 0);
-  assertPageHeaders(res, 'HTML 304');
+  assertPageHeaders(res, 'HTML 304', PAGE);
 });
 
 test('404s: the HTML 404 page for browsers, JSON for Markdown and machines; no Markdown of unknown pages', async () => {
   const html = await get('/no-existe/', { Accept: 'text/html' });
   assert.is(html.status, 404);
   assert.match(String(html.headers['content-type']), /^text\/html/);
-  assertPageHeaders(html, 'HTML 404');
+  assertPageHeaders(html, 'HTML 404', '/no-existe/');
 
   for (const accept of ['text/markdown', 'application/json']) {
     const res = await get('/no-existe/', { Accept: accept });
