@@ -61,7 +61,7 @@ import { sendJsonRpcError } from './http-errors.ts';
 import { errorText, toolErrorOf, toolResult } from './results.ts';
 import { listPages, pageTemplate, readTarget, resourceResult } from './resources.ts';
 import { toolOf } from './tools.ts';
-import { checkMessage } from './revisions.ts';
+import { asksForResources, checkMessage } from './revisions.ts';
 import { sendJson } from '../http/json.ts';
 
 import { MCP_PATH } from '../paths.ts';
@@ -236,14 +236,13 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
       sendJson(res, status, JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }));
       return;
     }
-    const { body } = checked;
 
     const state: RequestState = { req, res, credential, retryAfter: null };
     const server = new Server(info, serverOptions);
     server.setRequestHandler(ListToolsRequestSchema, () => toolList);
     // The Server checks the request against CallToolRequestSchema before this handler runs.
     server.setRequestHandler(ToolsCallMethod, (request) => callTool(state, request as unknown as CallToolRequest));
-    if (readPage) {
+    if (readPage && 'message' in checked && asksForResources(checked.message)) {
       server.setRequestHandler(ListResourceTemplatesRequestSchema, () => templates);
       server.setRequestHandler(ListResourcesRequestSchema, (request) => {
         const list = listPages(deps.model.current(), request.params?.cursor);
@@ -264,7 +263,10 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
         const value = req.headers[name];
         if (typeof value === 'string') headers.set(name, value);
       }
-      const response = await transport.handleRequest(new Request(config.siteUrl + MCP_PATH, { method: 'POST', headers, body: body as unknown as BodyInit }));
+      // The message was parsed once, by the revision check; a body that is not JSON goes as it came.
+      const response = 'message' in checked
+        ? await transport.handleRequest(new Request(config.siteUrl + MCP_PATH, { method: 'POST', headers }), { parsedBody: checked.message })
+        : await transport.handleRequest(new Request(config.siteUrl + MCP_PATH, { method: 'POST', headers, body: checked.body as unknown as BodyInit }));
       const out = Buffer.from(await response.arrayBuffer());
       response.headers.forEach((value, name) => { res.setHeader(name, value); });
       res.statusCode = response.status;

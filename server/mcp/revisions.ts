@@ -20,8 +20,11 @@ export interface Refusal {
   message: string;
 }
 
-/** Either the body to hand to the SDK (maybe with its requested revision replaced), or a refusal. */
-export type Checked = { body: Buffer } | { refusal: Refusal };
+/**
+ * The parsed message to hand to the SDK (maybe with its requested revision replaced; parsed once,
+ * here), the body as it came when it is not JSON (the SDK answers -32700), or a refusal.
+ */
+export type Checked = { message: unknown } | { body: Buffer } | { refusal: Refusal };
 
 const VERSIONS = STREAMABLE_HTTP_VERSIONS.join(', ');
 const BATCHES_REMOVED = '2025-06-18';
@@ -42,15 +45,21 @@ export function checkMessage(body: Buffer, headerVersion: string | undefined): C
     if (headerVersion !== undefined && headerVersion >= BATCHES_REMOVED) {
       return { refusal: { status: 400, id: null, code: ErrorCode.InvalidRequest, message: `Invalid Request: JSON-RPC batches are not part of MCP ${headerVersion}; send one message per request.` } };
     }
-    return { body };
+    return { message };
   }
-  if (!isObject(message) || message.method !== 'initialize' || !isObject(message.params)) return { body };
+  if (!isObject(message) || message.method !== 'initialize' || !isObject(message.params)) return { message };
   const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
   const requested = message.params.protocolVersion;
   if (typeof requested !== 'string') {
     return { refusal: { status: 200, id, code: ErrorCode.InvalidParams, message: `Invalid params: protocolVersion must be one of ${VERSIONS}.` } };
   }
-  if (STREAMABLE_HTTP_VERSIONS.includes(requested)) return { body };
+  if (STREAMABLE_HTTP_VERSIONS.includes(requested)) return { message };
   // A revision this endpoint does not speak: offer the latest (the client may then disconnect).
-  return { body: Buffer.from(JSON.stringify({ ...message, params: { ...message.params, protocolVersion: LATEST_PROTOCOL_VERSION } })) };
+  return { message: { ...message, params: { ...message.params, protocolVersion: LATEST_PROTOCOL_VERSION } } };
+}
+
+/** Whether `message` (one or a batch) asks about resources: only then are their handlers set up. */
+export function asksForResources(message: unknown): boolean {
+  const one = (m: unknown) => isObject(m) && typeof m.method === 'string' && m.method.startsWith('resources/');
+  return Array.isArray(message) ? message.some(one) : one(message);
 }
