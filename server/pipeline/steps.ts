@@ -4,12 +4,15 @@
  *   1. count      — one hit on the caller's window: the client's when a valid token identifies it
  *                   for this operation, else the IP's anonymous window (a bad credential included,
  *                   so token guessing is throttled like anything else); rate-limit headers;
- *   2. refuse     — a window counted over its limit ends the call with the 429;
- *   3. credential — a credential that was not accepted: 401, or 503 when the store could not
- *                   check it (after counting, so the answer carries the rate-limit headers);
- *   4. access     — an operation that requires a token: none → 401, without its scope → 403;
- *   5. input      — the wire format's parameters, checked against the operation's schema (400);
- *   6. run        — the operation itself.
+ *   2. unverified — a token the store could not check (an outage) is its 503 with Retry-After,
+ *                   never the anonymous window's 429 (it was counted there, so the answer
+ *                   carries that window's headers);
+ *   3. refuse     — a window counted over its limit ends the call with the 429;
+ *   4. credential — a credential that was not accepted: 401 (after counting, so the answer
+ *                   carries the rate-limit headers);
+ *   5. access     — an operation that requires a token: none → 401, without its scope → 403;
+ *   6. input      — the wire format's parameters, checked against the operation's schema (400);
+ *   7. run        — the operation itself.
  * Each step answers at once when it can (memory store, no token) and returns a promise only when
  * it waits (Redis, a page of search results); see run.ts.
  */
@@ -19,6 +22,7 @@ import type { QuotaStep } from '../quota/ratelimit.ts';
 import { anonymousSubject, identifiedSubject } from '../quota/ratelimit.ts';
 import type { PageResolver } from '../read-model/url.ts';
 import type { ModelHolder } from '../read-model/types.ts';
+import { StoreUnavailableError } from '../stores/errors.ts';
 import { validateParams } from './params.ts';
 import type { Call, Outcome } from './call.ts';
 
@@ -43,6 +47,11 @@ export function createSteps(deps: StepDeps) {
     const counted = deps.quota.count(subject, call.headers);
     if (counted instanceof Promise) return counted.then((quota) => { call.quota = quota; return undefined; });
     call.quota = counted;
+    return undefined;
+  };
+
+  const unverified: Step = ({ credential: c }) => {
+    if (c.kind === 'invalid' && c.error instanceof StoreUnavailableError) throw c.error;
     return undefined;
   };
 
@@ -76,8 +85,8 @@ export function createSteps(deps: StepDeps) {
 
   return {
     /** What a request goes through before an operation may run: the whole of it for a bad credential. */
-    admission: [count, refuse, credential] as const,
+    admission: [count, unverified, refuse, credential] as const,
     /** Every step of an operation call. */
-    all: [count, refuse, credential, access, input, run] as const,
+    all: [count, unverified, refuse, credential, access, input, run] as const,
   };
 }

@@ -220,6 +220,11 @@ inproc('while Redis is down the same limits are counted in the process, with one
     assert.is(limited.json().code, 'agentes_rate_limited');
     assert.ok(Number(limited.headers['retry-after']) >= 1);
     assert.is((await mcp()).status, 429, 'MCP counts in the same local window');
+    // A token that cannot be checked never gets the anonymous window's 429, even with it used up.
+    const tokenOver = await request(`${s.api}/get_company_info`, { headers: s.bearer, timeoutMs: 2000 });
+    assertJsonError(tokenOver, 503, 'code', 'agentes_unavailable');
+    assert.is(tokenOver.headers['ratelimit-remaining'], '0', 'still counted, with the window\'s headers');
+    assert.is((await mcp(s.bearer)).status, 503, 'the same on MCP');
     assert.is(s.count('quota store unavailable'), 1);
 
     await redis.start();
