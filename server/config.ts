@@ -55,11 +55,14 @@ function int(env: Env, name: string, fallback: number, min = 1): number {
   return n;
 }
 
+/** A full ISO 8601 date, with or without a time (`2027-03-01`, `2027-03-01T00:00:00Z`): `1` is not one. */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+
 function date(env: Env, name: string): Date | null {
   const raw = env[name];
   if (!raw) return null;
   const d = new Date(raw);
-  if (Number.isNaN(d.getTime())) throw new Error(`${name} must be a date (ISO 8601), got "${raw}"`);
+  if (!ISO_DATE.test(raw) || Number.isNaN(d.getTime())) throw new Error(`${name} must be a full ISO 8601 date (2027-03-01 or 2027-03-01T00:00:00Z), got "${raw}"`);
   return d;
 }
 
@@ -76,6 +79,23 @@ export function parseSiteUrl(raw: string | undefined): string {
   try { url = new URL(value); } catch { throw new Error(`SITE_URL must be an absolute URL, got "${value}"`); }
   if (url.pathname !== '/' || url.search || url.hash) throw new Error(`SITE_URL must be an origin without a path, got "${value}"`);
   return url.origin;
+}
+
+/** A URL as it may be printed: its user and password replaced, whether it parses or not. */
+export function redactUrl(raw: string): string {
+  const redacted = raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1***@');
+  return redacted !== raw || !raw.includes('@') ? redacted : '(a value with credentials, not shown)';
+}
+
+/** REDIS_URL, checked at start: an error names it without printing its credentials. */
+function redisUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let url: URL | undefined;
+  try { url = new URL(raw); } catch { url = undefined; }
+  if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname) {
+    throw new Error(`REDIS_URL must be a redis:// or rediss:// URL with a host and a valid port, got "${redactUrl(raw)}"`);
+  }
+  return raw;
 }
 
 function trustList(env: Env): string[] {
@@ -99,7 +119,7 @@ export function parseConfig(env: Env = process.env): Config {
     host: env.HOST || '127.0.0.1',
     siteUrl,
     baseUrl: siteUrl + API_BASE,
-    redisUrl: env.REDIS_URL || undefined,
+    redisUrl: redisUrl(env.REDIS_URL),
     keyPrefix: env.KEY_PREFIX || 'agentes',
     allowedHosts: parseAllowedHosts(env.ALLOWED_HOSTS),
     trustProxy: trustList(env),

@@ -3,6 +3,7 @@
  * SIGTERM/SIGINT (in-flight requests finish, then exit 0), load a newly published read model on
  * SIGHUP (besides watching `current`, unless READ_MODEL_WATCH=off).
  */
+import { onReloadSignal } from './reload-signal.ts';
 import { parseConfig } from './config.ts';
 import { ensureBuilt } from './ensure-built.ts';
 import { createLogger } from './log.ts';
@@ -16,6 +17,15 @@ log.info('listening', { url: running.url, site: config.siteUrl, store: config.re
 if (process.send) process.send({ ready: true, url: running.url });
 
 let stopping = false;
+const servedBuild = () => running.deps.model.current().manifest.build_id;
+onReloadSignal(() => {
+  if (stopping) return;
+  running.reloadModel().then(
+    (swapped) => { if (!swapped) log.info('read model unchanged', { build_id: servedBuild() }); },
+    (err) => log.error(`new read model not loaded; still serving build ${servedBuild()}`, err),
+  );
+});
+
 const stop = (signal: string) => {
   if (stopping) return;
   stopping = true;
@@ -27,12 +37,3 @@ const stop = (signal: string) => {
 };
 process.on('SIGTERM', () => stop('SIGTERM'));
 process.on('SIGINT', () => stop('SIGINT'));
-
-const servedBuild = () => running.deps.model.current().manifest.build_id;
-process.on('SIGHUP', () => {
-  if (stopping) return;
-  running.reloadModel().then(
-    (swapped) => { if (!swapped) log.info('read model unchanged', { build_id: servedBuild() }); },
-    (err) => log.error(`new read model not loaded; still serving build ${servedBuild()}`, err),
-  );
-});

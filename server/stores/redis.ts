@@ -34,6 +34,7 @@
 import { createHash } from 'node:crypto';
 import { createClient, ErrorReply } from 'redis';
 import type { Logger } from '../log.ts';
+import { redactUrl } from '../config.ts';
 import { StoreUnavailableError } from './errors.ts';
 import { coalesceHits } from './coalesce-hits.ts';
 import type { Store, WindowCount } from './types.ts';
@@ -126,7 +127,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
     await client.connect();
   } catch (err) {
     client.destroy();
-    throw new StoreUnavailableError(`cannot connect to Redis at ${redact(options.url)}`, { cause: err });
+    throw new StoreUnavailableError(`cannot connect to Redis at ${redactUrl(options.url)}`, { cause: err });
   }
 
   // Deadlines: Redis answers in order on one connection, so a FIFO with a moving head suffices.
@@ -236,13 +237,4 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
 /** An answer from the server (SimpleError, BlobError…), not a transport failure. */
 const isReplyError = (err: unknown): boolean => err instanceof ErrorReply;
 
-/** The URL without its password, for logs. */
-function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(invalid REDIS_URL)';
-  }
-}
+

@@ -1,7 +1,7 @@
 /** Configuration is parsed once, at start, and a bad value fails there naming its variable. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DEFAULT_SITE_URL, parseConfig, parseSiteUrl } from '../../server/config.ts';
+import { DEFAULT_SITE_URL, parseConfig, parseSiteUrl, redactUrl } from '../../server/config.ts';
 import { API_BASE } from '../../server/paths.ts';
 
 test('SITE_URL: an origin, trailing slashes dropped; the API base derives from it', () => {
@@ -17,6 +17,23 @@ test('TRUST_PROXY: every entry an IP or a CIDR, checked at start', () => {
   assert.equal(parseConfig({ TRUST_PROXY: ' 127.0.0.1, 10.0.0.0/8 ,::1' }).trustProxy, ['127.0.0.1', '10.0.0.0/8', '::1']);
   assert.equal(parseConfig({}).trustProxy, []);
   assert.throws(() => parseConfig({ TRUST_PROXY: '127.0.0.1, proxy.internal' }), /TRUST_PROXY: "proxy.internal"/);
+});
+
+test('REDIS_URL: a redis:// or rediss:// URL; the error never prints its credentials', () => {
+  assert.is(parseConfig({ REDIS_URL: 'redis://:pw@127.0.0.1:6379/0' }).redisUrl, 'redis://:pw@127.0.0.1:6379/0');
+  assert.is(parseConfig({ REDIS_URL: 'rediss://u:pw@redis.example:6380' }).redisUrl, 'rediss://u:pw@redis.example:6380');
+  for (const bad of ['redis://:secret@host:99999', 'http://u:secret@host', 'secret@host', 'redis://:secret@']) {
+    assert.throws(() => parseConfig({ REDIS_URL: bad }), (err: Error) => err.message.startsWith('REDIS_URL') && !err.message.includes('secret'), bad);
+  }
+  assert.is(redactUrl('redis://user:pw@h:1'), 'redis://***@h:1');
+});
+
+test('API_DEPRECATED_AT and API_SUNSET_AT: full ISO dates only', () => {
+  const ok = parseConfig({ API_DEPRECATED_AT: '2027-03-01', API_SUNSET_AT: '2027-06-01T00:00:00Z' });
+  assert.is(ok.deprecation!.deprecatedAt.toISOString(), '2027-03-01T00:00:00.000Z');
+  for (const bad of ['1', '2027', '2027-03', 'March 1, 2027', '2027-13-01']) {
+    assert.throws(() => parseConfig({ API_DEPRECATED_AT: bad, API_SUNSET_AT: '2027-06-01' }), /API_DEPRECATED_AT must be a full ISO 8601 date/, bad);
+  }
 });
 
 test.run();

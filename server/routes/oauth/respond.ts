@@ -31,6 +31,12 @@ type Middleware = (req: IncomingMessage, res: ServerResponse) => void;
 export const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
 
 /**
+ * RFC 6749 §5.2: error_description is printable ASCII without `"` and `\`. Descriptions can quote
+ * what the client sent (a parameter's name): anything outside that set becomes `?`.
+ */
+const describable = (text: string): string => text.replace(/[^\x20\x21\x23-\x5B\x5D-\x7E]/g, '?');
+
+/**
  * The OAuth endpoints' error answer (RFC 6749 §5.2): `{error, error_description}`, never cached;
  * the one place it is written. Anything outside the OAuth shape gets the API's (500 included).
  */
@@ -38,7 +44,7 @@ export function sendOAuthError(res: ServerResponse, thrown: unknown, log: Logger
   const err = errorOf(thrown, 'oauth');
   if (!(err instanceof OAuthError)) { sendError(res, thrown, log); return; }
   if (res.headersSent) { res.destroy(); return; }
-  sendJson(res, err.status, JSON.stringify({ error: err.error, error_description: err.description }), err.headers, ['Cache-Control', 'no-store', 'Pragma', 'no-cache']);
+  sendJson(res, err.status, JSON.stringify({ error: err.error, error_description: describable(err.description) }), err.headers, ['Cache-Control', 'no-store', 'Pragma', 'no-cache']);
 }
 
 /** Runs `handler`; whatever it throws becomes one response, written by `sendOAuthError`. */

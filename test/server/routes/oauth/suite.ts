@@ -309,6 +309,9 @@ export function oauthSuite(name: string, makeStore: StoreFactory, options: Suite
       const name = body.includes('scope=') ? 'scope' : 'grant_type';
       await expectOAuthError(res, 400, 'invalid_request', `Parameter ${name} must not be repeated.`);
     }
+    // A name the client chose is quoted within RFC 6749's charset: no quote, backslash, newline or ñ.
+    const odd = 'a%22b%5Cc%0Ad%C3%B1';
+    await expectOAuthError(await token(s, c, `grant_type=client_credentials&${odd}=1&${odd}=2`), 400, 'invalid_request', 'Parameter a?b?c?d? must not be repeated.');
   }));
 
   test('§2 wrong content type → 400 invalid_request', () => withServer(async (s) => {
