@@ -55,7 +55,7 @@ import { remainingOf, retryAfterSeconds, type QuotaState } from '../quota/header
 import { setHeaders } from '../http/header-list.ts';
 import { versionHeaderList } from '../api-headers.ts';
 import type { Operation } from '../operations/operation.ts';
-import { createPipeline, type Call, type Outcome } from '../pipeline/index.ts';
+import { createPipeline, newCall, type Call, type Outcome } from '../pipeline/index.ts';
 import { instructions, serverInfo } from './identity.ts';
 import { sendJsonRpcError } from './http-errors.ts';
 import { errorText, toolErrorOf, toolResult } from './results.ts';
@@ -109,8 +109,6 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
   return typeof value === 'string' ? value : undefined;
 };
 
-const newCall = (op: Operation | null, req: IncomingMessage, credential: Credential, raw: unknown): Call =>
-  ({ op, req, credential, raw, headers: [], quota: null, input: null, model: null, resolvePage: null });
 
 export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { config, log } = deps;

@@ -27,6 +27,10 @@ export interface Call {
   resolvePage: PageResolver | null;
 }
 
+/** A call as an adapter starts it: nothing counted, checked or run yet. */
+export const newCall = (op: Operation | null, req: IncomingMessage, credential: Credential, raw: unknown, headers: HeaderList = []): Call =>
+  ({ op, req, credential, raw, headers, quota: null, input: null, model: null, resolvePage: null });
+
 /**
  * How a call ends when no step throws: the 429 of a used-up window (answered, not thrown: an
  * over-quota client sends many requests, and a throw costs a stack walk) or the operation's result.

@@ -13,7 +13,7 @@ import type { Call, Outcome } from './call.ts';
 import { runSteps } from './run.ts';
 import { createSteps } from './steps.ts';
 
-export type { Call, Outcome } from './call.ts';
+export { newCall, type Call, type Outcome } from './call.ts';
 
 export interface Wire {
   challenges: BearerChallenges;

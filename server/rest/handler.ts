@@ -22,7 +22,7 @@ import type { HeaderList } from '../http/header-list.ts';
 import { sendRepresentation, sendSerialized } from '../http/respond.ts';
 import { versionHeaderList } from '../api-headers.ts';
 import type { Operation } from '../operations/operation.ts';
-import { createPipeline, type Call, type Outcome } from '../pipeline/index.ts';
+import { createPipeline, newCall, type Call, type Outcome } from '../pipeline/index.ts';
 import { API_BASE } from '../paths.ts';
 import { createCollector } from './collect.ts';
 import { parseQuery } from './query.ts';
@@ -70,7 +70,7 @@ export function createApiHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(API_METHODS);
     const search = q === -1 ? '' : url.slice(q + 1);
     return chain(readCredential(req, deps.tokens, challenges), (credential: Credential) => {
-      const call: Call = { op, req, credential, raw: search, headers, quota: null, input: null, model: null, resolvePage: null };
+      const call = newCall(op, req, credential, search, headers);
       const outcome = pipeline.call(call);
       if (outcome instanceof Promise) return outcome.then((o) => answer(req, res, call, o));
       return answer(req, res, call, outcome);

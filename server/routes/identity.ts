@@ -1,7 +1,8 @@
 /**
  * GET {site_url}/agent/identity — who the calling agent is: its client_id, the token's scope and
  * expiry, and its quota. Any valid token will do; none → 401 with `resource_metadata`, a bad one
- * → 401 `invalid_token` (conformance.md §3).
+ * → 401 `invalid_token` (conformance.md §3), counted on its IP's anonymous window through the
+ * pipeline's admission as on REST and MCP, so token guessing here is throttled too (429).
  *
  * Response fields (the contract names only client_id; documented in the README and /auth.md):
  * - `client_id`: the identified client;
@@ -22,6 +23,7 @@ import { bearerChallenges, readCredential } from '../auth/bearer.ts';
 import { identifiedSubject, quotaKey } from '../quota/ratelimit.ts';
 import type { Quota } from '../schemas/resources.ts';
 import { quotaResource } from '../operations/get-quota.ts';
+import { createPipeline, newCall } from '../pipeline/index.ts';
 
 import { IDENTITY_PATH } from '../paths.ts';
 
@@ -35,6 +37,7 @@ export interface IdentityResponse {
 
 export const identityRoute: Route = (app, deps) => {
   const challenges = bearerChallenges(deps.config.siteUrl);
+  const pipeline = createPipeline(deps, { challenges, collect: () => ({}) });
   const { identified: limit, windowSeconds } = deps.config.rateLimit;
 
   const identity = async (req: IncomingMessage, res: ServerResponse) => {
@@ -42,7 +45,16 @@ export const identityRoute: Route = (app, deps) => {
     res.setHeader('Cache-Control', 'no-store');
     const credential = await readCredential(req, deps.tokens, challenges);
     if (credential.kind === 'none') throw challenges.notLoggedIn();
-    if (credential.kind === 'invalid') throw credential.error;
+    if (credential.kind === 'invalid') {
+      // Ends in the window's 429 or throws the credential's 401 (or the outage's 503), with the window's headers.
+      const call = newCall(null, req, credential, undefined);
+      try {
+        sendError(res, await pipeline.admit(call), deps.log, call.headers);
+      } catch (err) {
+        sendError(res, err, deps.log, call.headers);
+      }
+      return;
+    }
     const token = credential.token;
 
     const [window, rawClient] = await Promise.all([
