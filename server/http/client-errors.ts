@@ -61,25 +61,59 @@ const EXPECTATION = new ApiError(417, PROTOCOL_CODES.expectationFailed, 'Expecta
 
 type ParserSocket = Duplex & { _httpMessage?: { headersSent?: boolean } | null };
 
+const BAD_HOST = new ApiError(400, PROTOCOL_CODES.badRequest, 'Cabecera Host no válida.',
+  'Envíe una sola cabecera Host con el nombre del sitio y, si hace falta, el puerto (RFC 9112 §3.2).');
+/** RFC 9112 §3.2, RFC 3986 §3.2.2: `uri-host [ ":" port ]`, no user information. */
+const HOST_VALUE = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::[0-9]*)?$/;
+const ABSOLUTE_FORM = /^https?:\/\//i;
+
+/** How many Host lines the request carries (Node keeps only the first in `headers`). */
+function hostLines(raw: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') n++;
+  return n;
+}
+
 /**
- * True (and answered) for an HTTP/1.1 request without Host (400) or with a Host this server does
- * not answer for (421). A request without Host under HTTP/1.0 has nothing to check.
+ * True (and answered) for a request whose Host is missing under HTTP/1.1, empty, not a host
+ * (`a b`, `user@host`) or given twice (400, RFC 9112 §3.2), or names a site this server does not
+ * answer for (421). A request in absolute form (`GET http://host/path`, RFC 9112 §3.2.2) is
+ * checked on its target's authority and handed on in origin form. A request without Host under
+ * HTTP/1.0 has nothing to check.
  */
 export function createHostCheck(policy: HostPolicy): (req: http.IncomingMessage, res: http.ServerResponse) => boolean {
   const misdirected = new ApiError(421, PROTOCOL_CODES.misdirected, 'Este servidor no atiende a ese nombre de host.',
     `Use la dirección del sitio, ${policy.siteUrl}.`);
+  // Clients send the same few values: the verdict of each is kept (bounded).
+  const verdicts = new Map<string, ApiError | null>();
+  const verdict = (host: string): ApiError | null => {
+    let v = verdicts.get(host);
+    if (v === undefined) {
+      v = host === '' || !HOST_VALUE.test(host) ? BAD_HOST : policy.allowsHost(host) ? null : misdirected;
+      if (verdicts.size >= 256) verdicts.clear();
+      verdicts.set(host, v);
+    }
+    return v;
+  };
   return (req, res) => {
-    const host = req.headers.host;
-    let refusal: ApiError;
+    let host = req.headers.host;
+    const url = req.url ?? '/';
+    if (url.charCodeAt(0) !== 47 && ABSOLUTE_FORM.test(url)) {
+      const rest = url.slice(url.indexOf('//') + 2);
+      const end = rest.search(/[/?#]/);
+      host = end === -1 ? rest : rest.slice(0, end);
+      const path = end === -1 ? '/' : rest.slice(end);
+      req.url = path.charCodeAt(0) === 47 ? path : '/' + path;
+    }
+    let refusal: ApiError | null;
     if (host === undefined) {
       if (req.httpVersionMajor !== 1 || req.httpVersionMinor === 0) return false;
       refusal = NO_HOST;
-      res.shouldKeepAlive = false;
-    } else if (policy.allowsHost(host)) {
-      return false;
     } else {
-      refusal = misdirected;
+      refusal = hostLines(req.rawHeaders) > 1 ? BAD_HOST : verdict(host);
+      if (refusal === null) return false;
     }
+    if (refusal.status === 400) res.shouldKeepAlive = false;
     sendJson(res, refusal.status, errorBody(refusal), { 'Cache-Control': 'no-store' });
     return true;
   };

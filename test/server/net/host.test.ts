@@ -2,6 +2,7 @@
  * The names the server answers for: a Host that names another site gets a JSON 421 before any
  * route runs, and on /mcp an Origin that is not a page of this site gets 403 (DNS rebinding).
  */
+import net from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseConfig } from '../../../server/config.ts';
@@ -63,6 +64,37 @@ test('over HTTP: 421 before any route for another Host; 403 on /mcp for another 
     assert.is(foreign.json().error.data.code, 'agentes_forbidden_origin');
     assert.is((await mcp(api.config.siteUrl)).status, 200, 'the site\'s own pages');
     assert.is((await mcp()).status, 200, 'no Origin: not a browser');
+  } finally {
+    await api.close();
+  }
+});
+
+/** One raw HTTP/1.1 exchange: the status line's code and the body. */
+function raw(origin: string, head: string): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(head + 'Connection: close\r\n\r\n'));
+    let data = '';
+    socket.on('data', (c: Buffer) => { data += c.toString('utf8'); });
+    socket.on('error', reject);
+    socket.on('close', () => resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0), body: data.slice(data.indexOf('\r\n\r\n') + 4) }));
+  });
+}
+
+test('RFC 9112 §3.2: absolute-form targets are served by their authority; an empty, invalid or repeated Host is a 400', async () => {
+  const api = await startTestServer();
+  try {
+    const path = '/wp-json/agentes/v1/get_company_info?section=contact';
+    const absolute = await raw(api.origin, `GET http://127.0.0.1${path} HTTP/1.1\r\nHost: otro.example\r\n`);
+    assert.is(absolute.status, 200, absolute.body.slice(0, 200));
+    assert.match(absolute.body, '"brand"');
+    assert.is((await raw(api.origin, `GET http://evil.example${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n`)).status, 421);
+    for (const head of ['Host: \r\n', 'Host: a b\r\n', 'Host: user@127.0.0.1\r\n', 'Host: 127.0.0.1\r\nHost: 127.0.0.1\r\n']) {
+      const res = await raw(api.origin, `GET ${path} HTTP/1.1\r\n${head}`);
+      assert.is(res.status, 400, JSON.stringify(head));
+      assert.is(JSON.parse(res.body).code, 'agentes_bad_request', JSON.stringify(head));
+    }
+    assert.is((await raw(api.origin, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:9\r\n`)).status, 200, 'any port');
   } finally {
     await api.close();
   }
