@@ -40,21 +40,10 @@ export function createHostPolicy(config: Pick<Config, 'siteUrl' | 'allowedHosts'
   const names = new Set([site, ...config.allowedHosts]);
   if (LOOPBACK.includes(site)) for (const n of LOOPBACK) names.add(n);
   const any = names.has('*');
-  // Clients send the same few values: remember the answer for each (bounded).
-  const seen = new Map<string, boolean>();
-  const allowsHost = (host: string): boolean => {
-    if (any) return true;
-    let ok = seen.get(host);
-    if (ok === undefined) {
-      ok = names.has(nameOf(host));
-      if (seen.size >= 256) seen.clear();
-      seen.set(host, ok);
-    }
-    return ok;
-  };
   return {
     siteUrl: config.siteUrl,
-    allowsHost,
+    // The per-request caller keeps the verdict of each Host value (http/client-errors.ts).
+    allowsHost: (host) => any || names.has(nameOf(host)),
     allowsOrigin: (origin) => {
       if (any) return true;
       let url: URL;

@@ -108,3 +108,13 @@ export async function startTestServer<C extends Clock = Clock>(options: TestServ
     }
   }
 }
+
+/** `fn` with a server of `options`, closed afterwards whatever happens. */
+export async function withTestServer<T>(options: TestServerOptions, fn: (server: TestServer) => Promise<T>): Promise<T> {
+  const server = await startTestServer(options);
+  try {
+    return await fn(server);
+  } finally {
+    await server.close();
+  }
+}

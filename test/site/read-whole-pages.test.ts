@@ -7,19 +7,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PageSchema, type Page } from '../../server/schemas/resources.ts';
 import { qs, request } from '../helpers/http.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { withTestServer, type TestServer } from '../helpers/server.ts';
 import { rpc, toolCall } from '../server/mcp/harness.ts';
 
 const UNLIMITED = { RATE_LIMIT_ANONYMOUS: '1000000' };
 
-async function withBuilt(fn: (api: TestServer) => Promise<void>): Promise<void> {
-  const api = await startTestServer({ fixture: 'built', env: UNLIMITED });
-  try {
-    await fn(api);
-  } finally {
-    await api.close();
-  }
-}
+const withBuilt = (fn: (api: TestServer) => Promise<void>) => withTestServer({ fixture: 'built', env: UNLIMITED }, fn);
 
 /** Every part of `path` from `offset`, read with `readPart` until `next_offset` is null. */
 async function readAll(readPart: (offset: number) => Promise<Page>, offset = 0): Promise<Page[]> {

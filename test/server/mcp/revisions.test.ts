@@ -7,7 +7,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { STREAMABLE_HTTP_VERSIONS } from '../../../server/mcp/identity.ts';
-import { startTestServer, type TestServer } from '../../helpers/server.ts';
+import { withTestServer, type TestServer } from '../../helpers/server.ts';
 import { rpc, toolCall } from './harness.ts';
 
 const initialize = (protocolVersion: unknown) => ({
@@ -15,14 +15,7 @@ const initialize = (protocolVersion: unknown) => ({
   params: { protocolVersion, capabilities: {}, clientInfo: { name: 'revisions', version: '1' } },
 });
 
-async function withApi(fn: (api: TestServer) => Promise<void>): Promise<void> {
-  const api = await startTestServer();
-  try {
-    await fn(api);
-  } finally {
-    await api.close();
-  }
-}
+const withApi = (fn: (api: TestServer) => Promise<void>) => withTestServer({}, fn);
 
 test('the versions offered are the README\'s: 2025-11-25, 2025-06-18, 2025-03-26', () => {
   assert.equal(STREAMABLE_HTTP_VERSIONS, ['2025-11-25', '2025-06-18', '2025-03-26']);
@@ -44,7 +37,8 @@ test('a header revision older than Streamable HTTP → 400 naming the versions',
 }));
 
 test('batches: refused under 2025-06-18 and later, served under 2025-03-26', () => withApi(async (api) => {
-  const batch = [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, toolCall('get_company_info', { section: 'contact' })];
+  // Its own id: toolCall numbers from 1 in a fresh process, and a batch's ids must differ.
+  const batch = [{ jsonrpc: '2.0', id: 'list', method: 'tools/list' }, toolCall('get_company_info', { section: 'contact' })];
   for (const v of ['2025-11-25', '2025-06-18']) {
     const refused = await rpc(api, batch, { 'mcp-protocol-version': v });
     assert.is(refused.status, 400, v);
@@ -52,7 +46,7 @@ test('batches: refused under 2025-06-18 and later, served under 2025-03-26', () 
   }
   const served = await rpc(api, batch, { 'mcp-protocol-version': '2025-03-26' });
   assert.is(served.status, 200, served.text().slice(0, 200));
-  assert.is(served.json().length, 2);
+  assert.is(served.json().length, 2, served.text().slice(0, 300));
 }));
 
 test.run();
