@@ -1,5 +1,6 @@
 /**
- * Smoke test of a running server's MCP endpoint with the official SDK client: lists the tools and
+ * Smoke test of a running server's MCP endpoint with the official SDK client (2.x, negotiating:
+ * 2026-07-28 through server/discover, else initialize): lists the tools and
  * calls the four of them, anonymously and then with a token obtained by the SDK's own
  * client-credentials flow (registration at /oauth/register, then discovery from /mcp).
  *
@@ -10,11 +11,7 @@
  * The URL must be the one the server publishes (SITE_URL + /mcp): the SDK checks that the
  * protected-resource metadata names exactly that resource. Exits 1 on the first failure.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
-import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { auth, Client, ClientCredentialsProvider, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 
 const url = new URL(process.argv[2] ?? `${process.env.SITE_URL ?? 'http://localhost:4321'}/mcp`);
 const site = url.origin;
@@ -32,7 +29,7 @@ async function connect(provider?: ClientCredentialsProvider) {
     return res;
   };
   const transport = new StreamableHTTPClientTransport(url, { fetch: fetchAndKeep, ...(provider ? { authProvider: provider } : {}) });
-  const client = new Client({ name: 'agentes-mcp-smoke', version: '1.0.0' });
+  const client = new Client({ name: 'agentes-mcp-smoke', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
   await client.connect(transport);
   const call = async (name: string, args: Record<string, unknown> = {}) => {
     const started = performance.now();
@@ -50,7 +47,7 @@ console.log(`MCP endpoint: ${url.href}`);
 const anonymous = await connect();
 try {
   const info = anonymous.client.getServerVersion();
-  console.log(`server ${info?.name} ${info?.version}, protocol ${anonymous.transport.protocolVersion}`);
+  console.log(`server ${info?.name} ${info?.version}, protocol ${anonymous.client.getNegotiatedProtocolVersion()}`);
   console.log(`instructions: ${anonymous.client.getInstructions()?.split('\n')[0]}`);
   const { tools } = await anonymous.client.listTools();
   console.log(`tools: ${tools.map((t) => `${t.name}${t.annotations?.readOnlyHint ? ' (read-only)' : ''}`).join(', ')}`);

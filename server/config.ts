@@ -28,6 +28,11 @@ export interface Config {
   /** `${siteUrl}/wp-json/agentes/v1` */
   baseUrl: string;
   redisUrl: string | undefined;
+  /**
+   * Where the quota counters go when they are kept apart from clients and tokens (REDIS_QUOTA_URL):
+   * a Redis that may evict (counters are cheap to lose) beside REDIS_URL's, which must not.
+   */
+  redisQuotaUrl: string | undefined;
   keyPrefix: string;
   /** Host names answered besides SITE_URL's (net/host.ts); `*`: any. */
   allowedHosts: string[];
@@ -87,15 +92,23 @@ export function redactUrl(raw: string): string {
   return redacted !== raw || !raw.includes('@') ? redacted : '(a value with credentials, not shown)';
 }
 
-/** REDIS_URL, checked at start: an error names it without printing its credentials. */
-function redisUrl(raw: string | undefined): string | undefined {
+/** REDIS_URL or REDIS_QUOTA_URL, checked at start: an error names it without printing its credentials. */
+function redisUrl(env: Env, name: 'REDIS_URL' | 'REDIS_QUOTA_URL'): string | undefined {
+  const raw = env[name];
   if (!raw) return undefined;
   let url: URL | undefined;
   try { url = new URL(raw); } catch { url = undefined; }
   if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname) {
-    throw new Error(`REDIS_URL must be a redis:// or rediss:// URL with a host and a valid port, got "${redactUrl(raw)}"`);
+    throw new Error(`${name} must be a redis:// or rediss:// URL with a host and a valid port, got "${redactUrl(raw)}"`);
   }
   return raw;
+}
+
+/** REDIS_QUOTA_URL: the counters' own Redis, beside REDIS_URL's (clients and tokens). */
+function quotaUrl(env: Env): string | undefined {
+  const url = redisUrl(env, 'REDIS_QUOTA_URL');
+  if (url !== undefined && !env.REDIS_URL) throw new Error('REDIS_QUOTA_URL needs REDIS_URL: clients and tokens are kept there');
+  return url;
 }
 
 function trustList(env: Env): string[] {
@@ -119,7 +132,8 @@ export function parseConfig(env: Env = process.env): Config {
     host: env.HOST || '127.0.0.1',
     siteUrl,
     baseUrl: siteUrl + API_BASE,
-    redisUrl: redisUrl(env.REDIS_URL),
+    redisUrl: redisUrl(env, 'REDIS_URL'),
+    redisQuotaUrl: quotaUrl(env),
     keyPrefix: env.KEY_PREFIX || 'agentes',
     allowedHosts: parseAllowedHosts(env.ALLOWED_HOSTS),
     trustProxy: trustList(env),

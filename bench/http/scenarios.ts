@@ -63,7 +63,7 @@ export function capture(origin: string, req: LoadRequest): Promise<Captured> {
   });
 }
 
-/** `tools/call` over the MCP endpoint (Streamable HTTP): initialize, then call read_page. */
+/** `tools/call` over the MCP endpoint (Streamable HTTP, 2025-06-18): initialize, then call read_page. */
 function mcpScenario(shortSlug: string): Scenario {
   const scenario: Scenario = {
     name: 'mcp tools/call read_page',
@@ -98,6 +98,31 @@ function mcpScenario(shortSlug: string): Scenario {
   return scenario;
 }
 
+/** `tools/call` as a stateless MCP 2026-07-28 client sends it: no initialize, the revision in `_meta` and headers. */
+function statelessMcpScenario(shortSlug: string): Scenario {
+  return {
+    name: 'mcp 2026-07-28 tools/call read_page',
+    group: 'mcp',
+    servers: 'main',
+    expectStatus: 200,
+    async prepare() {
+      const envelope = {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'agentes-bench', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': {},
+      };
+      return {
+        method: 'POST', path: '/mcp',
+        headers: {
+          ...CLIENT_HEADERS, accept: 'application/json, text/event-stream', 'content-type': 'application/json',
+          'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'read_page',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'read_page', arguments: { url: shortSlug }, _meta: envelope } }),
+      };
+    },
+  };
+}
+
 function headerOf(flat: readonly string[], name: string): string | undefined {
   for (let i = 0; i < flat.length; i += 2) if (flat[i]!.toLowerCase() === name) return flat[i + 1];
   return undefined;
@@ -120,5 +145,6 @@ export function scenarios(pages: { longSlug: string; shortSlug: string }): Scena
     search('typo "cerrajro"', 'cerrajro', 'vigo'),
     { ...fixed(`429 ${short.name}`, 'rate-limited', `${API}/read_page?${q({ url: pages.shortSlug })}`, 'limited', 429), twin: short.name },
     mcpScenario(pages.shortSlug),
+    statelessMcpScenario(pages.shortSlug),
   ];
 }

@@ -13,6 +13,7 @@ import { links } from './links.ts';
 import { errorCodesFor } from './openapi.ts';
 import { OPERATIONS, operationPath } from '../operations/index.ts';
 import { code, hostOf, perWindow } from './text.ts';
+import { PROTOCOL_VERSIONS, STATELESS_VERSION } from '../mcp-versions.ts';
 
 export type AgentsMdConfig = Pick<Config, 'siteUrl' | 'baseUrl' | 'rateLimit' | 'readPageMaxChars' | 'deprecation'>;
 
@@ -119,7 +120,7 @@ export function buildAgentsMd(config: AgentsMdConfig): string {
     '',
     '## MCP',
     '',
-    `Las mismas operaciones están disponibles como herramientas MCP en \`POST ${l.mcpResource}\` (transporte Streamable HTTP, sin sesión):`,
+    `Las mismas operaciones están disponibles como herramientas MCP en \`POST ${l.mcpResource}\` (transporte Streamable HTTP, sin sesión; revisiones ${PROTOCOL_VERSIONS.map(code).join(', ')}: ${code(STATELESS_VERSION)} sin \`initialize\`, con \`server/discover\` y la revisión en el \`_meta\` de cada petición; las demás con \`initialize\`):`,
     '',
     ...OPERATIONS.map((o) => `- \`${o.name}\`${o.access.kind === 'token' ? ` (requiere token con \`${o.access.scope}\`)` : ''}`),
     '',

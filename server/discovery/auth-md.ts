@@ -112,7 +112,7 @@ export function buildAuthMd(config: AuthMdConfig): string {
     '',
     '- Con token, las operaciones de contenido devuelven los mismos datos que sin él; solo cambia la cuota.',
     '- Un token no válido, caducado o revocado da **401** en cualquier operación: nunca se trata como anónimo. Pida uno nuevo o repita sin `Authorization`.',
-    `- Servidor MCP: el mismo token vale para \`POST ${l.mcpResource}\`.`,
+    `- Servidor MCP: el mismo token vale para \`POST ${l.mcpResource}\`, en las herramientas y en los recursos (las páginas): \`tools/call\` y \`resources/read\` cuentan en la misma ventana que la API, y las listas no cuentan.`,
     '',
     '## 4. Consultar la cuota y la identidad',
     '',

@@ -5,7 +5,7 @@
  * carries what the REST Error resource carries: the HTTP `status`, the stable `code` and the `hint`.
  */
 import type { ServerResponse } from 'node:http';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { ApiError, API_CODES, errorOf, type Headers } from '../errors.ts';
 import { sendJson } from '../http/json.ts';
 import type { Logger } from '../log.ts';
@@ -32,7 +32,7 @@ export function sendJsonRpcError(res: ServerResponse, thrown: unknown, log: Logg
   } else {
     log.error('mcp: unexpected error', thrown);
     status = 500;
-    code = ErrorCode.InternalError;
+    code = ProtocolErrorCode.InternalError;
     message = 'Error interno del servidor.';
     data = { status, code: API_CODES.internal, hint: 'Inténtelo de nuevo más tarde.' };
   }

@@ -5,11 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { SUPPORTED_PROTOCOL_VERSIONS, type Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation } from '@modelcontextprotocol/server';
 import { ROOT, type Config } from '../config.ts';
 import { links } from '../discovery/links.ts';
 import { perWindow } from '../discovery/text.ts';
 import { CITY_SLUGS } from '../schemas/cities.ts';
+import { PROTOCOL_VERSIONS } from '../mcp-versions.ts';
 
 export type IdentityConfig = Pick<Config, 'siteUrl' | 'baseUrl' | 'rateLimit'>;
 
@@ -20,11 +21,6 @@ export const SERVER_TITLE = 'Servicios del hogar en España (solo lectura)';
 /** ≤ 100 characters (server card schema). */
 export const SERVER_DESCRIPTION = 'Busca y lee en Markdown las páginas de un sitio de servicios del hogar en España. Solo lectura.';
 
-/**
- * Streamable HTTP appeared in MCP 2025-03-26; the SDK negotiates every revision it supports from
- * that one on (older revisions spoke HTTP+SSE, which this endpoint does not serve).
- */
-export const STREAMABLE_HTTP_VERSIONS = SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v >= '2025-03-26');
 
 /** Reverse-DNS `namespace/name` from the site's host (`es.avisohogar/agentes`), the same in serverInfo and the card. */
 export const serverName = (config: IdentityConfig): string => `${reverseDnsNamespace(config.siteUrl)}/agentes`;
@@ -60,12 +56,13 @@ export function reverseDnsNamespace(siteUrl: string): string {
   return host.replace(/^www\./, '').split('.').reverse().join('.');
 }
 
-export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json';
+export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
 /** The card's media type (MCP server-card extension, docs/discovery.md). */
 export const SERVER_CARD_MEDIA_TYPE = 'application/mcp-server-card+json';
 
 /**
- * The MCP server card (SEP-2127 draft schema v2, as conformance.md §9 lists its fields): identity,
+ * The MCP server card (the server-card extension's draft schema, v1, as conformance.md §9 lists its
+ * fields; served at `<mcp url>/server-card` as the draft reserves, and at the contract's address): identity,
  * the one remote and the protocol revisions it speaks. Tools are listed by the protocol, not here.
  */
 export function buildServerCard(config: IdentityConfig) {
@@ -77,6 +74,6 @@ export function buildServerCard(config: IdentityConfig) {
     description: SERVER_DESCRIPTION,
     title: SERVER_TITLE,
     websiteUrl: l.developers,
-    remotes: [{ type: 'streamable-http', url: l.mcpResource, supportedProtocolVersions: STREAMABLE_HTTP_VERSIONS }],
+    remotes: [{ type: 'streamable-http', url: l.mcpResource, supportedProtocolVersions: PROTOCOL_VERSIONS }],
   };
 }

@@ -5,7 +5,7 @@
  * parts for a long page. A part past the first is the page URL with `?offset=N`, the
  * `next_offset` read_page gives, which `_meta` carries with the URI to read next.
  */
-import type { ListResourcesResult, ReadResourceResult, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { ListResourcesResult, ReadResourceResult, ResourceTemplateType } from '@modelcontextprotocol/server';
 import type { Links } from '../discovery/links.ts';
 import type { OperationResult } from '../operations/operation.ts';
 import type { LoadedModel } from '../read-model/types.ts';
@@ -17,7 +17,7 @@ export const MARKDOWN = 'text/markdown';
 export const CONTINUATION_META = 'agentes/continuation';
 const PAGE_SIZE = 100;
 
-export function pageTemplate(l: Links): ResourceTemplate {
+export function pageTemplate(l: Links): ResourceTemplateType {
   return {
     uriTemplate: `${l.site}/{+path}`,
     name: 'pagina',

@@ -4,7 +4,7 @@
  * is `isError: true` with a text the model can act on (what was wrong, what to do). The one place
  * an operation's outcome or error becomes a tool result.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { DEFAULT_SCOPE } from '../auth/clients.ts';
 import { ApiError, API_CODES } from '../errors.ts';
 import type { Links } from '../discovery/links.ts';

@@ -3,7 +3,7 @@
  * input schema (defaults shown, `limit` an integer), its output schema and the texts a model
  * reads. The JSON Schemas are built once, here.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { tidy } from '../discovery/json-schema.ts';
 import type { Links } from '../discovery/links.ts';

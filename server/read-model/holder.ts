@@ -13,6 +13,9 @@
  * stays. The old search engine is closed a little later, once in-flight searches are done.
  * `reload()` does the same on demand (SIGHUP, or where file watching does not work).
  *
+ * Page files are read a few at a time (file-pressure.ts), and a load short of file descriptors
+ * waits and tries again until it succeeds, the model held meanwhile serving.
+ *
  * A loaded model holds everything it serves in memory (pages, company sections, the search
  * bundle), so its build folder may be removed while it serves. The build stage only prunes
  * builds that are no longer current; a load that fails while `current` has moved on (its build
@@ -32,6 +35,7 @@ import { headingText } from '../search/plain-text.ts';
 import { buildPath, POINTER_FILE, readPointer } from './pointer.ts';
 import { partAt, sectionsOf, type Part } from './parts.ts';
 import { Lru } from '../search/lru.ts';
+import { FILES_AT_ONCE, mapLimit, retryOnShortage } from './file-pressure.ts';
 import type { LoadedModel, LoadedPage, ModelHolder, Representation } from './types.ts';
 
 export type ModelConfig = Pick<Config, 'siteUrl' | 'readModelDir' | 'readPageMaxChars'>;
@@ -54,11 +58,17 @@ const WATCH_DEBOUNCE_MS = 250;
 const LOAD_ATTEMPTS = 5;
 
 export async function openModel(config: ModelConfig, log: Logger, options: OpenModelOptions = {}): Promise<OpenedModel> {
-  const first = await readPointer(config.readModelDir);
-  if (first === null) {
-    throw new Error(`no read model in ${config.readModelDir}: run \`npm run build\` first`);
-  }
-  const loaded = await loadLatest(config, first, log);
+  // Short of file descriptors (many connections open), a load waits and tries again until the
+  // build loads: a start or a publish is never lost, and the model held meanwhile goes on serving.
+  const shortage = (err: unknown, pauseMs: number) =>
+    log.info('read model not loaded: out of file descriptors; trying again', { code: (err as { code: string }).code, retry_ms: pauseMs });
+  const loaded = await retryOnShortage(async () => {
+    const first = await readPointer(config.readModelDir);
+    if (first === null) {
+      throw new Error(`no read model in ${config.readModelDir}: run \`npm run build\` first`);
+    }
+    return loadLatest(config, first, log);
+  }, shortage);
   let buildId = loaded.id;
   let model = loaded.model;
   let closed = false;
@@ -98,7 +108,7 @@ export async function openModel(config: ModelConfig, log: Logger, options: OpenM
         again = false;
         failed = false;
         try {
-          swapped = (await reloadOnce()) || swapped;
+          swapped = (await retryOnShortage(reloadOnce, shortage, () => closed)) || swapped;
         } catch (err) {
           failed = true;
           failure = err;
@@ -173,7 +183,7 @@ export async function loadModel(config: ModelConfig, buildDir: string): Promise<
   const pagesDir = path.join(buildDir, 'pages');
   const files = (await fsp.readdir(pagesDir)).filter((f) => f.endsWith('.json')).sort();
   if (files.length === 0) throw new Error(`${pagesDir}: no pages`);
-  const pages = await Promise.all(files.map(async (file): Promise<LoadedPage> => {
+  const pages = await mapLimit(files, FILES_AT_ONCE, async (file): Promise<LoadedPage> => {
     const name = `pages/${file}`;
     const raw = parse(ReadModelPageSchema, await readJson(path.join(pagesDir, file)), name);
     const url = config.siteUrl + raw.path;
@@ -182,7 +192,7 @@ export async function loadModel(config: ModelConfig, buildDir: string): Promise<
     const first = partAt(markdown, 0, config.readPageMaxChars);
     const rep = await makeRepresentation(pageBody(raw.title, url, markdown, 0, first, sections));
     return { ...raw, url, markdown, truncated: first.next !== null, sections, ...rep };
-  }));
+  });
   pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
   const byPath = new Map<string, LoadedPage>();

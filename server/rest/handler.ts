@@ -24,15 +24,10 @@ import { versionHeaderList } from '../api-headers.ts';
 import type { Operation } from '../operations/operation.ts';
 import { createPipeline, newCall, type Call, type Outcome } from '../pipeline/index.ts';
 import { API_BASE } from '../paths.ts';
+import { CACHE_PRIVATE, CACHE_PUBLIC } from '../http/cache-policy.ts';
 import { createCollector } from './collect.ts';
 import { parseQuery } from './query.ts';
 
-/**
- * Content answers may be cached briefly: by anyone without a token, only by the client with one
- * (the body is the same, but a shared cache must not answer for a token holder's quota).
- */
-export const CACHE_PUBLIC = 'public, max-age=60';
-export const CACHE_PRIVATE = 'private, max-age=60';
 const VARY = 'Authorization, Accept-Encoding';
 
 /**
@@ -79,6 +74,7 @@ export function createApiHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
 
   const answer = (req: IncomingMessage, res: ServerResponse, call: Call, outcome: Outcome): void => {
     if (outcome instanceof ApiError) return fail(res, call.headers, outcome);
+    // The body is the same, but a shared cache must not answer for a token holder's quota.
     const cacheControl = req.headers.authorization ? CACHE_PRIVATE : CACHE_PUBLIC;
     if ('representation' in outcome) {
       sendRepresentation(req, res, outcome.representation, cacheControl, JSON_CONTENT_TYPE, call.headers);

@@ -17,6 +17,7 @@ import { methodNotAllowed, noResource } from '../errors.ts';
 import { makeRepresentation } from '../compression.ts';
 import { answerPreflight, writeCors } from '../http/cors.ts';
 import { sendRepresentation } from '../http/respond.ts';
+import { CACHE_CONFIG_DOCUMENT, CACHE_MODEL_DOCUMENT } from '../http/cache-policy.ts';
 import type { Representation } from '../read-model/types.ts';
 import { buildAgentsMd } from '../discovery/agents-md.ts';
 import { API_CATALOG_CONTENT_TYPE, apiCatalogLinkHeader, buildApiCatalog } from '../discovery/api-catalog.ts';
@@ -28,10 +29,6 @@ import { buildOpenApi } from '../discovery/openapi.ts';
 import { buildProtectedResourceMetadata } from '../discovery/protected-resource.ts';
 import { buildServerCard, SERVER_CARD_MEDIA_TYPE } from '../mcp/identity.ts';
 
-/** Config-derived documents change only with a deployment. */
-export const CACHE_CONFIG_DOCUMENT = 'public, max-age=3600';
-/** llms.txt follows the published pages, which a rebuild can change at any time. */
-export const CACHE_MODEL_DOCUMENT = 'public, max-age=300';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';

@@ -19,6 +19,7 @@ import { ApiError, API_CODES, noResource } from '../errors.ts';
 import { sendError } from '../http/error-response.ts';
 import { DISCOVERY_PATHS } from '../discovery/links.ts';
 import { prefersMarkdown } from '../http/accept.ts';
+import { normalizeRange } from '../http/range.ts';
 import { findPage, sendMarkdown } from './markdown.ts';
 import { API_BASE } from '../paths.ts';
 
@@ -108,6 +109,7 @@ export function siteFallback(deps: AppDeps): Fallback {
         // sirv pipes a file stream with no error listener: a file removed under a running server
         // (an old build pruned) would otherwise end the process.
         res.once('pipe', (src: NodeJS.ReadableStream) => src.once('error', () => res.destroy()));
+        normalizeRange(req);
         handler(req, res);
       },
     };

@@ -2,13 +2,21 @@
  * Quota counting that outlives a store outage. Content is public and read-only, so when the
  * shared store (Redis) cannot answer, the content operations keep answering and each process
  * counts the same limits in its own memory: a degraded but bounded service instead of a 503 for
- * everyone. While the store is down a client can get up to N × its quota from N processes; each
- * outage starts from empty local windows, and when the store is back its shared counters (which
- * may have died with Redis) take over again.
+ * everyone. While the store is down a client can get up to N × its quota from N processes; when
+ * the store is back its shared counters (which may have died with Redis) take over again.
  *
- * One log line when counting goes local, one when it is shared again. Every hit still asks the
- * store first: the Redis store fails at once while it knows it is down (disconnected, or its
- * circuit breaker open after a failure), so only its probes pay the wait bound.
+ * A store that flaps (a Redis filling up under `noeviction`, a failover, a flaky link) must not
+ * hand out a fresh quota at every switch. So the process keeps its own windows for its whole life
+ * and counts every hit in them, shared or not: going local finds this process's windows complete,
+ * and for one window after the last local hit a shared count lower than the local one (a counter
+ * Redis lost or could not write) gives way to the local one. No client gets more than its limit
+ * per window from one process, however often the store comes and goes; with a steady store the
+ * shared count alone decides, as before.
+ *
+ * One log line when counting goes local (with the reason, no stack: an outage is expected), one
+ * when it is shared again. Every hit still asks the store first: the Redis store fails at once
+ * while it knows it is down (disconnected, or its circuit breaker open after a failure), so only
+ * its probes pay the wait bound.
  *
  * Only quota counting falls back. Token checks and the OAuth endpoints need the store's data
  * and answer 503 while it is down (errors.ts `errorOf`).
@@ -52,25 +60,28 @@ export function quotaCounterOf(deps: QuotaCounterDeps): QuotaCounter {
 
 export function createQuotaCounter(deps: QuotaCounterDeps): QuotaCounter {
   const { store, log } = deps;
-  const newWindows = () => createMemoryStore(deps.clock ? { clock: deps.clock } : {});
-  let windows = newWindows();
+  const now = deps.clock ?? Date.now;
+  // This process's windows, kept across every switch (see above).
+  const windows = createMemoryStore(deps.clock ? { clock: deps.clock } : {});
   let local = false;
+  /** Until then (ms) a shared count lower than the local one gives way: one window after the last local hit. */
+  let distrustUntil = 0;
 
-  const counted = (shared: WindowCount): WindowCount => {
+  const counted = (shared: WindowCount, mine: WindowCount): WindowCount => {
     if (local) {
       local = false;
       log.info('quota store back: quotas are shared again');
     }
-    return shared;
+    return mine.count > shared.count && now() < distrustUntil ? mine : shared;
   };
-  const countLocally = (err: unknown, key: string, windowSeconds: number): WindowCount | Promise<WindowCount> => {
+  const countLocally = (err: unknown, mine: WindowCount, windowSeconds: number): WindowCount => {
     if (!(err instanceof StoreUnavailableError)) throw err;
+    distrustUntil = Math.max(distrustUntil, now() + windowSeconds * 1000);
     if (!local) {
       local = true;
-      windows = newWindows();
-      log.error('quota store unavailable: counting quotas in this process until it is back', err);
+      log.error(`quota store unavailable (${err.message}): counting quotas in this process until it is back`);
     }
-    return windows.hit(key, windowSeconds);
+    return mine;
   };
 
   return {
@@ -80,11 +91,12 @@ export function createQuotaCounter(deps: QuotaCounterDeps): QuotaCounter {
       try {
         shared = store.hit(key, windowSeconds);
       } catch (err) {
-        return countLocally(err, key, windowSeconds);
+        return countLocally(err, windows.hit(key, windowSeconds) as WindowCount, windowSeconds);
       }
-      return shared instanceof Promise
-        ? shared.then(counted, (err: unknown) => countLocally(err, key, windowSeconds))
-        : counted(shared);
+      // A store in this process (the memory store) is its own count: nothing to keep beside it.
+      if (!(shared instanceof Promise)) return shared;
+      const mine = windows.hit(key, windowSeconds) as WindowCount;
+      return shared.then((c) => counted(c, mine), (err: unknown) => countLocally(err, mine, windowSeconds));
     },
   };
 }

@@ -48,6 +48,8 @@ const FIRST_CONNECT_ATTEMPTS = 5;
 const RECONNECT_MAX_MS = 500;
 export const BREAKER_MS = 250;
 const QUEUE_MAX = 20_000;
+/** Connection failures that are part of running against a network service: logged without a stack. */
+const EXPECTED_SOCKET_ERROR = /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|Socket closed unexpectedly|Connection timeout|socket hang up/i;
 /** Error replies that mean "cannot serve now", not "bad command": treated as an outage. */
 const UNAVAILABLE_REPLY = /^(LOADING|BUSY|READONLY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|NOREPLICAS|MISCONF|OOM|MOVED|ASK)\b/;
 
@@ -84,6 +86,30 @@ export interface RedisStoreOptions {
   url: string;
   keyPrefix: string;
   log: Logger;
+  /** What this Redis keeps: everything, or only the counters or only clients and tokens (split.ts). */
+  holds?: 'all' | 'counters' | 'credentials';
+}
+
+/**
+ * Says, at start and after each reconnection, when this Redis may evict registered clients and
+ * tokens: every key has a time to live, so any policy but `noeviction` can drop them under
+ * memory pressure (then 401 for a client that registered). A Redis that holds only counters may
+ * evict. Where CONFIG is not allowed (managed services), says that it could not check, once.
+ */
+async function checkEviction(client: { sendCommand(args: string[]): Promise<unknown> }, log: Logger, where: string, state: { unreadable: boolean }): Promise<void> {
+  let policy: string;
+  try {
+    const reply = await client.sendCommand(['CONFIG', 'GET', 'maxmemory-policy']);
+    const pairs = Array.isArray(reply) ? reply.map(String) : Object.entries(reply as Record<string, unknown>).flat().map(String);
+    policy = pairs[pairs.indexOf('maxmemory-policy') + 1] ?? '';
+  } catch {
+    if (!state.unreadable) log.info('redis maxmemory-policy could not be read (CONFIG not allowed); make sure it is noeviction', { redis: where });
+    state.unreadable = true;
+    return;
+  }
+  if (policy !== '' && policy !== 'noeviction') {
+    log.error(`redis maxmemory-policy is ${policy}: registered clients and tokens can be evicted when Redis is full. Use noeviction, or keep the quota counters on their own Redis (REDIS_QUOTA_URL); see README, "Redis".`);
+  }
 }
 
 export async function createRedisStore(options: RedisStoreOptions): Promise<Store> {
@@ -110,17 +136,27 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
     maintNotifications: 'disabled',
   });
 
-  // One log line per outage, not one per failed reconnection attempt.
+  // One log line per outage, not one per failed reconnection attempt; an expected failure (refused,
+  // reset, unreachable, timed out) by its message, without a stack.
   let down = false;
   client.on('error', (err: Error) => {
-    if (!down) { down = true; log.error('redis connection error', err); }
+    if (down) return;
+    down = true;
+    if (EXPECTED_SOCKET_ERROR.test(`${(err as { code?: string }).code ?? ''} ${err.message}`)) log.error(`redis connection error: ${err.message}`);
+    else log.error('redis connection error', err);
   });
   // Circuit breaker: 0 closed; else commands fail at once until then, and the first one after probes.
   let openUntil = 0;
+  const where = redactUrl(options.url);
+  const policyState = { unreadable: false };
+  const holdsCredentials = (options.holds ?? 'all') !== 'counters';
   client.on('ready', () => {
     openUntil = 0;
+    const reconnected = connectedOnce;
     connectedOnce = true;
     if (down) { down = false; log.info('redis connection restored'); }
+    // On a reconnection only: the first start checks once connect() has returned (below).
+    if (reconnected && holdsCredentials) void checkEviction(client, log, where, policyState);
   });
 
   try {
@@ -129,6 +165,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
     client.destroy();
     throw new StoreUnavailableError(`cannot connect to Redis at ${redactUrl(options.url)}`, { cause: err });
   }
+  if (holdsCredentials) await checkEviction(client, log, where, policyState);
 
   // Deadlines: Redis answers in order on one connection, so a FIFO with a moving head suffices.
   let pending: Pending[] = [];

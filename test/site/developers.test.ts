@@ -122,4 +122,12 @@ test('#versionado states the policy; links to the discovery documents and the sa
   }
 });
 
+test('#mcp: the revisions the endpoint speaks, the stateless one first, the pages as resources and what counts', async () => {
+  const mcp = sectionText(await developersPage(), 'mcp');
+  assert.match(mcp, 'Revisiones: 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26. Con 2026-07-28 no hay initialize: server/discover');
+  assert.match(mcp, 'Mcp-Method');
+  assert.match(mcp, /resources\/read de la URL de una página devuelve su Markdown como read_page/);
+  assert.match(mcp, 'Solo cuentan tools/call y resources/read');
+});
+
 test.run();

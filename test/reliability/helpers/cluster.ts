@@ -52,8 +52,16 @@ export function serverEnv(extra: Record<string, string>): Record<string, string>
   };
 }
 
-export async function startServerProcess(env: Record<string, string>, startTimeoutMs = 30_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, await serverCommand(), {
+/**
+ * A server process. `descriptorLimit` starts it under `ulimit -n` in a shell that then execs Node,
+ * so the process (and nothing else) has that many file descriptors.
+ */
+export async function startServerProcess(env: Record<string, string>, startTimeoutMs = 30_000, descriptorLimit?: number): Promise<ServerProcess> {
+  const command = [process.execPath, ...await serverCommand()];
+  const [file, args] = descriptorLimit === undefined
+    ? [command[0]!, command.slice(1)]
+    : ['/bin/sh', ['-c', `ulimit -n ${descriptorLimit} && exec "$0" "$@"`, ...command]];
+  const child = spawn(file, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],

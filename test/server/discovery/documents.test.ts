@@ -58,6 +58,7 @@ test('agents.md: the normal flow, every operation, every error code, 429 handlin
   for (const code of Object.values(API_CODES)) assert.ok(agents.includes(`\`${code}\``), code);
   assert.ok(agents.includes('Retry-After'));
   assert.ok(agents.includes(`POST ${s}/mcp`));
+  assert.ok(agents.includes('revisiones `2026-07-28`, `2025-11-25`, `2025-06-18`, `2025-03-26`: `2026-07-28` sin `initialize`, con `server/discover`'), 'the MCP revisions');
   for (const tool of ['search_pages', 'read_page', 'get_company_info', 'get_quota']) assert.ok(agents.includes(`- \`${tool}\``), tool);
   for (const link of [`${s}/openapi.json`, `${s}/auth.md`, `${s}/.well-known/oauth-authorization-server`, `${s}/.well-known/oauth-protected-resource/wp-json/agentes/v1`,
     `${s}/.well-known/api-catalog`, `${s}/desarrolladores/#versionado`, `${s}/llms.txt`]) {
@@ -83,6 +84,7 @@ test('auth.md: H1 names auth.md; registration → token → use → revoke; defa
   assert.ok(auth.includes(`| Endpoint de tokens | ${OAUTH_LIMITS.token.max} por minuto, por IP |`));
   assert.ok(auth.includes(`${CLIENT_IDLE_SECONDS / 86400} días`));
   assert.ok(auth.includes('de 45 a 450 peticiones cada 30 segundos'));
+  assert.ok(auth.includes('en las herramientas y en los recursos (las páginas): `tools/call` y `resources/read` cuentan'), 'MCP resources use the token too');
   assert.ok(auth.includes(`RateLimit-Limit: 450`));
   for (const e of ['invalid_request', 'invalid_client', 'invalid_client_metadata', 'unsupported_grant_type', 'invalid_scope', 'invalid_target', 'rate_limited']) {
     assert.ok(auth.includes(`\`${e}\``), e);

@@ -1,13 +1,20 @@
 /**
- * Shared pieces of the MCP tests: the SDK's own client on a test server, a JSON-RPC message
- * POSTed as a client sends it, and the checks every tool result must pass.
+ * Shared pieces of the MCP tests: the official SDK's clients of both generations on a test
+ * server, a JSON-RPC message POSTed as a client sends it, and the checks every tool result must
+ * pass.
+ *
+ * The generations: SDK 1.x (`@modelcontextprotocol/sdk`, `initialize`, revision 2025-11-25) and
+ * SDK 2.x (`@modelcontextprotocol/client`, pinned to the stateless revision 2026-07-28: no
+ * `initialize`, server/discover, the version in each request's `_meta`).
  */
 import * as assert from 'uvu/assert';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import * as v2 from '@modelcontextprotocol/client';
 import { request, type RawResponse } from '../../helpers/http.ts';
 import type { TestServer } from '../../helpers/server.ts';
 
@@ -20,12 +27,28 @@ export interface Captured {
   lastMcp(): { status: number; headers: Headers };
 }
 
+/** A client generation under test: its name, the revision it speaks, its OAuth provider. */
+export interface Generation {
+  sdk: 1 | 2;
+  name: string;
+  revision: string;
+  credentials(options: { clientId: string; clientSecret: string; expectedIssuer: string }): OAuthClientProvider;
+}
+export const GENERATIONS: readonly Generation[] = [
+  { sdk: 1, name: 'SDK 1.x client, 2025-11-25', revision: '2025-11-25', credentials: (o) => new ClientCredentialsProvider(o) },
+  { sdk: 2, name: 'SDK 2.x client, 2026-07-28', revision: '2026-07-28', credentials: (o) => new v2.ClientCredentialsProvider(o) as unknown as OAuthClientProvider },
+];
+
+/** What the tests use of a client; both generations have it. */
+export type McpClient = Pick<Client, 'listTools' | 'callTool' | 'readResource' | 'listResources' | 'listResourceTemplates' | 'getServerCapabilities' | 'getServerVersion' | 'getInstructions' | 'close'>;
+
 /**
- * The SDK client over Streamable HTTP. `site` (default: the listening origin) is the address the
- * client believes it talks to: the fetch passed to the transport sends every request for it to the
- * test server instead, so SITE_URL-based discovery documents resolve, and records each response.
+ * An SDK client over Streamable HTTP (SDK 1.x unless `sdk: 2`). `site` (default: the listening
+ * origin) is the address the client believes it talks to: the fetch passed to the transport sends
+ * every request for it to the test server instead, so SITE_URL-based discovery documents resolve,
+ * and records each response.
  */
-export async function connectClient(api: TestServer, options: { headers?: Record<string, string>; authProvider?: OAuthClientProvider; site?: string } = {}) {
+export async function connectClient(api: TestServer, options: { sdk?: 1 | 2; headers?: Record<string, string>; authProvider?: OAuthClientProvider; site?: string } = {}) {
   const site = options.site ?? api.origin;
   const captured: Captured = {
     responses: [],
@@ -42,14 +65,22 @@ export async function connectClient(api: TestServer, options: { headers?: Record
     captured.responses.push({ method: init?.method ?? 'GET', url, status: res.status, headers: res.headers });
     return res;
   };
-  const transport = new StreamableHTTPClientTransport(new URL(`${site}/mcp`), {
+  const transportOptions = {
     fetch: fetchVia,
     ...(options.authProvider ? { authProvider: options.authProvider } : {}),
     ...(options.headers ? { requestInit: { headers: options.headers } } : {}),
-  });
-  const client = new Client({ name: 'agentes-tests', version: '1.0.0' });
+  };
+  const clientInfo = { name: 'agentes-tests', version: '1.0.0' };
+  if (options.sdk === 2) {
+    const transport = new v2.StreamableHTTPClientTransport(new URL(`${site}/mcp`), transportOptions as v2.StreamableHTTPClientTransportOptions);
+    const client = new v2.Client(clientInfo, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(transport);
+    return { client: client as unknown as McpClient, captured, protocolVersion: () => client.getNegotiatedProtocolVersion() };
+  }
+  const transport = new StreamableHTTPClientTransport(new URL(`${site}/mcp`), transportOptions);
+  const client = new Client(clientInfo);
   await client.connect(transport);
-  return { client, transport, captured };
+  return { client: client as McpClient, captured, protocolVersion: () => transport.protocolVersion };
 }
 
 /** A JSON-RPC message POSTed as an MCP client does (both media types accepted, JSON body). */

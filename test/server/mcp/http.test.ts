@@ -14,7 +14,7 @@ import { request, type RawResponse } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
 import { startRedis } from '../../helpers/redis.ts';
 import { assertRateLimitHeaders } from '../../helpers/assertions.ts';
-import { connectClient, MCP_ACCEPT, rpc, toolCall } from './harness.ts';
+import { connectClient, GENERATIONS, MCP_ACCEPT, rpc, toolCall } from './harness.ts';
 
 const fixture = await sharedReadModel();
 const MCP_METADATA = `${fixture.siteUrl}/.well-known/oauth-protected-resource/mcp`;
@@ -71,7 +71,7 @@ test('initialize: 200 JSON, revision 2025-11-25, no session id, not counted; API
   assertRateLimitHeaders(call, { policy: 'anonimo', limit: 60, remaining: 59 });
 }));
 
-test('Accept must name both JSON and SSE (406); Content-Type must be JSON (415); bad JSON → -32700', () => withApi({}, async (api) => {
+test('Accept must name both JSON and SSE (406); Content-Type must be JSON (415); bad JSON → -32700, JSON that is not JSON-RPC → -32600', () => withApi({}, async (api) => {
   const body = JSON.stringify(toolCall('get_company_info'));
   const url = `${api.origin}/mcp`;
   for (const accept of [undefined, 'application/json', 'text/event-stream', '*/*']) {
@@ -86,9 +86,11 @@ test('Accept must name both JSON and SSE (406); Content-Type must be JSON (415);
   }
   const ok = await request(url, { method: 'POST', headers: { accept: MCP_ACCEPT, 'content-type': 'application/json; charset=utf-8' }, body });
   assert.is(ok.status, 200, 'a charset parameter is fine');
-  for (const bad of ['{"jsonrpc":"2.0",', '', 'null', '[]x']) {
+  for (const bad of ['{"jsonrpc":"2.0",', '', '[]x']) {
     assertRpcError(await request(url, { method: 'POST', headers: { accept: MCP_ACCEPT, 'content-type': 'application/json' }, body: bad }), 400, -32700);
   }
+  // JSON, but not a JSON-RPC message: Invalid Request.
+  assertRpcError(await request(url, { method: 'POST', headers: { accept: MCP_ACCEPT, 'content-type': 'application/json' }, body: 'null' }), 400, -32600);
   const notRpc = await request(url, { method: 'POST', headers: { accept: MCP_ACCEPT, 'content-type': 'application/json' }, body: '{"hola":1}' });
   assert.is(notRpc.status, 400);
   assert.is(notRpc.json().id, null);
@@ -196,17 +198,20 @@ test('quota exhausted by tool calls: 429 + Retry-After, and a tool error the mod
   assert.is((await rpc(api, INITIALIZE)).status, 200);
   assert.is((await rpc(api, { jsonrpc: '2.0', id: 9, method: 'tools/list' })).status, 200);
 
-  // The SDK 1.x client turns a non-2xx into a StreamableHTTPError whose message carries the body.
-  const { client } = await connectClient(api);
-  try {
-    await client.callTool({ name: 'get_company_info' });
-    assert.unreachable('429');
-  } catch (err) {
-    assert.instance(err, StreamableHTTPError);
-    assert.is((err as StreamableHTTPError).code, 429);
-    assert.match(String((err as Error).message), /Cuota agotada: 3 peticiones por minuto por IP sin token\. Espere \d+ segundos?\./);
-  } finally {
-    await client.close();
+  // Both SDK generations turn a non-2xx into an error whose message carries the body.
+  for (const gen of GENERATIONS) {
+    const { client } = await connectClient(api, { sdk: gen.sdk });
+    try {
+      await client.callTool({ name: 'get_company_info' });
+      assert.unreachable('429');
+    } catch (err) {
+      // 1.x: StreamableHTTPError with the status as its code; 2.x: SdkHttpError with it in data.
+      const status = gen.sdk === 1 ? (assert.instance(err, StreamableHTTPError), (err as StreamableHTTPError).code) : (err as { data: { status: number } }).data.status;
+      assert.is(status, 429, gen.name);
+      assert.match(String((err as Error).message), /Cuota agotada: 3 peticiones por minuto por IP sin token\. Espere \d+ segundos?\./);
+    } finally {
+      await client.close();
+    }
   }
 
   const token = await api.tokens.issue('client-propio', ['content:read']);

@@ -58,10 +58,11 @@ test('resources/read: read_page\'s Markdown; a long page part by part through _m
   assert.is(raw.json().result._meta['agentes/ratelimit'].limit, 1000);
 }));
 
-test('resources/read errors: -32002 for a page that does not exist, -32602 for a bad URI or offset', () => withClient(async (api) => {
+test('resources/read errors: -32602 with data {uri} for a page that does not exist (MCP 2026-07-28, and the SDK on every revision), -32602 for a bad URI or offset', () => withClient(async (api) => {
   const read = async (uri: string) => (await rpc(api, { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri } })).json().error;
   const missing = await read(`${api.config.siteUrl}/no-existe/`);
-  assert.is(missing.code, -32002);
+  assert.is(missing.code, -32602);
+  assert.equal(missing.data, { uri: `${api.config.siteUrl}/no-existe/` });
   assert.match(missing.message, 'search_pages');
   assert.is((await read('no es una URI')).code, -32602);
   assert.is((await read(`${api.config.siteUrl}/servicios/fontaneria/?offset=abc`)).code, -32602);

@@ -5,7 +5,6 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { parseConfig } from '../../../server/config.ts';
 import { buildServerCard, reverseDnsNamespace, SERVER_VERSION } from '../../../server/mcp/identity.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
@@ -26,15 +25,28 @@ test('the card: schema, reverse-DNS name, version, short description, title, web
   const site = api.config.siteUrl;
   const card = (await request(`${api.origin}/.well-known/mcp/server-card.json`)).json();
   assert.equal(Object.keys(card), ['$schema', 'name', 'version', 'description', 'title', 'websiteUrl', 'remotes']);
-  assert.is(card.$schema, 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json');
+  assert.is(card.$schema, 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json');
   assert.is(card.name, 'test.agentes/agentes');
   assert.match(card.name, /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/, 'the schema\'s name pattern');
   assert.is(card.version, SERVER_VERSION);
   assert.ok(card.description.length >= 1 && card.description.length <= 100, card.description);
   assert.ok(card.title.length >= 1 && card.title.length <= 100);
   assert.is(card.websiteUrl, `${site}/desarrolladores/`);
-  assert.equal(card.remotes, [{ type: 'streamable-http', url: `${site}/mcp`, supportedProtocolVersions: ['2025-11-25', '2025-06-18', '2025-03-26'] }]);
-  for (const v of card.remotes[0].supportedProtocolVersions) assert.ok(SUPPORTED_PROTOCOL_VERSIONS.includes(v), v);
+  assert.equal(card.remotes, [{ type: 'streamable-http', url: `${site}/mcp`, supportedProtocolVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'] }]);
+});
+
+test('every revision the card lists is served: 2025 ones through initialize, 2026-07-28 through server/discover', async () => {
+  const card = (await request(`${api.origin}/.well-known/mcp/server-card.json`)).json();
+  const [stateless, ...initialized] = card.remotes[0].supportedProtocolVersions as string[];
+  for (const v of initialized) {
+    const init = await rpc(api, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: v, capabilities: {}, clientInfo: { name: 't', version: '1' } } }, { 'mcp-protocol-version': v });
+    assert.is(init.json().result.protocolVersion, v);
+  }
+  const discover = await rpc(api, {
+    jsonrpc: '2.0', id: 2, method: 'server/discover',
+    params: { _meta: { 'io.modelcontextprotocol/protocolVersion': stateless, 'io.modelcontextprotocol/clientCapabilities': {} } },
+  }, { 'mcp-protocol-version': stateless!, 'mcp-method': 'server/discover' });
+  assert.equal(discover.json().result.supportedVersions, [stateless]);
 });
 
 test('the card says what initialize says: name, version, title, description', async () => {

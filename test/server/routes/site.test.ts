@@ -196,4 +196,36 @@ test('other methods on pages: 405 JSON with Allow', async () => {
   assert.equal(server.logged, []);
 });
 
+test('Range (RFC 9110 §14): one satisfiable range → 206; past the end → 416 with the size; invalid, multiple or suffix ranges → the whole file; never an empty reply', async () => {
+  const file = '/favicon.svg';
+  const whole = await get(file, { 'accept-encoding': 'identity' });
+  assert.is(whole.status, 200);
+  const body = whole.body;
+  const size = body.length;
+  const ranged = async (range: string) => get(file, { 'accept-encoding': 'identity', range });
+
+  const first = await ranged('bytes=0-9');
+  assert.is(first.status, 206);
+  assert.is(first.headers['content-range'], `bytes 0-9/${size}`);
+  assert.equal(first.body, body.subarray(0, 10));
+  const tail = await ranged('bytes=5-');
+  assert.is(tail.status, 206);
+  assert.equal(tail.body, body.subarray(5));
+  const overflowing = await ranged('bytes=2-99999999999999999999');
+  assert.is(overflowing.status, 206);
+  assert.is(overflowing.headers['content-range'], `bytes 2-${size - 1}/${size}`);
+  assert.equal(overflowing.body, body.subarray(2));
+
+  for (const range of [`bytes=${size}-`, 'bytes=99999999999999999999-', `bytes=${size + 5}-${size + 9}`]) {
+    const res = await ranged(range);
+    assert.is(res.status, 416, range);
+    assert.is(res.headers['content-range'], `bytes */${size}`, range);
+  }
+  for (const range of ['bytes=5-1', 'bytes=abc', 'bytes=0-1,3-4', 'bytes=-5', 'bytes=0-0', 'items=0-5', 'bytes=']) {
+    const res = await ranged(range);
+    assert.is(res.status, 200, range);
+    assert.equal(res.body, body, range);
+  }
+});
+
 test.run();
