@@ -4,19 +4,11 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { isAlive, LOCK_FILE } from '../server/read-model/build-lock.ts';
 import { BuildError } from './errors.ts';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 export async function acquireLock(outDir: string): Promise<() => Promise<void>> {
-  const file = path.join(outDir, '.build.lock');
+  const file = path.join(outDir, LOCK_FILE);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       await fs.writeFile(file, String(process.pid), { flag: 'wx' });
@@ -24,7 +16,7 @@ export async function acquireLock(outDir: string): Promise<() => Promise<void>> 
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const owner = Number(await fs.readFile(file, 'utf8').catch(() => ''));
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && alive(owner)) {
+      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
         throw new BuildError('start', undefined, `another build (pid ${owner}) is writing ${outDir}`);
       }
       await fs.rm(file, { force: true });

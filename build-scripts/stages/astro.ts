@@ -3,6 +3,7 @@
  * and shown (the last lines) only when it fails; the pages it writes drive the progress line.
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { BuildContext } from '../context.ts';
 import { BuildError } from '../errors.ts';
@@ -11,11 +12,46 @@ export const STAGE = 'astro';
 const TAIL_LINES = 40;
 const ANSI = /\x1b\[[0-9;]*m/g;
 
+/** Whether `dir` is `root` or inside it. */
+const inside = (root: string, dir: string) => {
+  const rel = path.relative(root, dir);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+};
+
 export async function astroBuild(ctx: BuildContext, root: string): Promise<{ pages: number }> {
-  const bin = path.join(root, 'node_modules', 'astro', 'astro.js');
   // Astro writes `<outDir>/client` (and `server`): the build's DIST_DIR, so `DIST_DIR=… npm run
-  // build` builds and crawls the same folder.
-  const child = spawn(process.execPath, [bin, 'build', '--outDir', path.dirname(ctx.distDir)], {
+  // build` builds and crawls the same folder. Astro runs the pages' code from its output folder,
+  // where packages resolve only inside the project: a DIST_DIR elsewhere is built in var/ first
+  // and moved there.
+  const target = path.dirname(ctx.distDir);
+  const outDir = inside(root, target) ? target : path.join(root, 'var', `astro-${ctx.buildId}`);
+  try {
+    const result = await runAstro(ctx, root, outDir);
+    if (outDir !== target) await moveOutput(outDir, target);
+    return result;
+  } finally {
+    if (outDir !== target) await fs.rm(outDir, { recursive: true, force: true });
+  }
+}
+
+/** Replaces `target`'s client/ and server/ with `from`'s (a copy when they are on different file systems). */
+async function moveOutput(from: string, target: string): Promise<void> {
+  await fs.mkdir(target, { recursive: true });
+  for (const part of await fs.readdir(from)) {
+    const dest = path.join(target, part);
+    await fs.rm(dest, { recursive: true, force: true });
+    try {
+      await fs.rename(path.join(from, part), dest);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+      await fs.cp(path.join(from, part), dest, { recursive: true });
+    }
+  }
+}
+
+async function runAstro(ctx: BuildContext, root: string, outDir: string): Promise<{ pages: number }> {
+  const bin = path.join(root, 'node_modules', 'astro', 'astro.js');
+  const child = spawn(process.execPath, [bin, 'build', '--outDir', outDir], {
     cwd: root,
     env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', SITE_URL: ctx.siteUrl, NO_COLOR: '1', FORCE_COLOR: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],

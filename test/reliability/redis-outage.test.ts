@@ -2,8 +2,10 @@
  * Redis failures. Decided behaviour (README, Operations):
  * - content operations keep answering: quotas are counted per process while Redis is away, with
  *   one log line when counting goes local and one when it is shared again;
- * - a request with a Bearer token, the OAuth endpoints and /agent/identity answer 503 JSON with
- *   Retry-After: a token that cannot be checked is never served as anonymous;
+ * - a request with a Bearer token the process has not verified in the last minutes, the OAuth
+ *   endpoints and /agent/identity answer 503 JSON with Retry-After: a token that cannot be checked
+ *   is never served as anonymous; a token verified recently keeps its client's quota, counted in
+ *   the process;
  * - no request waits on Redis for more than WAIT_BOUND_MS (1 s), whether Redis is dead, hung or
  *   answering errors (BUSY, READONLY…); no process crashes; when Redis is back, full service
  *   resumes within 2 s without restarting anything.
@@ -35,7 +37,7 @@ function assertJsonError(r: RawResponse, status: number, field: 'code' | 'error'
 
 const processes = suite('Redis killed and restarted under load (3 processes)');
 
-processes('content keeps answering, tokens and OAuth get 503 + Retry-After, nothing hangs or crashes; full service within 2 s of Redis', async () => {
+processes('content keeps answering, tokens verified before keep their quota, OAuth gets 503 + Retry-After, nothing hangs or crashes; full service within 2 s of Redis', async () => {
   const redis = await startRedis();
   let cluster: Awaited<ReturnType<typeof startFixtureServers>> | undefined;
   try {
@@ -104,9 +106,10 @@ processes('content keeps answering, tokens and OAuth get 503 + Retry-After, noth
     assert.equal(statusCounts(bearer.filter(before)), { 200: bearer.filter(before).length });
     const bearerDuring = bearer.filter(during);
     assert.ok(bearerDuring.length > 10, `token requests during the outage (${bearerDuring.length})`);
+    // Each process verified the token before the kill: it keeps its client's quota (one in-process test below: a token never seen gets 503).
     for (const s of bearerDuring) {
-      assertJsonError(s.reply!, 503, 'code', 'agentes_unavailable');
-      assert.ok(s.reply!.headers['ratelimit-policy'], 'the 503 carries the quota headers (counted as anonymous)');
+      assert.is(s.reply!.status, 200, s.reply!.text().slice(0, 200));
+      assert.is(s.reply!.headers['ratelimit-policy'], '"identificado";q=1000000;w=60', 'its own window, counted in the process');
     }
     const oauthDuring = samples.filter((s) => s.kind === 'oauth' && during(s));
     assert.ok(oauthDuring.length > 10);
@@ -165,6 +168,8 @@ async function inProcess(redis: TestRedis, env: Record<string, string> = {}) {
   const server = await startTestServer({ env: { REDIS_URL: redis.url, KEY_PREFIX: `inproc-${Math.random().toString(36).slice(2, 8)}`, ...env }, log });
   const { access_token } = await server.tokens.issue('client-x', ['content:read', 'quota:read']);
   return {
+    /** A new token of `clientId`, never used yet. */
+    issue: async (clientId: string) => (await server.tokens.issue(clientId, ['content:read'])).access_token,
     api: server.base,
     url: server.origin,
     lines,
@@ -247,19 +252,57 @@ inproc('while Redis is down the same limits are counted in the process, with one
   }
 });
 
-inproc('a hung Redis (CLIENT PAUSE) costs at most the 1 s bound: content answers, a token gets 503', async () => {
+inproc('through an outage, a token this process verified keeps its client\'s own quota, counted here; a token it never saw gets 503', async () => {
+  const s = await inProcess(redis, { RATE_LIMIT_IDENTIFIED: '4', RATE_LIMIT_ANONYMOUS: '2' });
+  let down = false;
+  try {
+    const known = { Authorization: `Bearer ${(await s.issue('client-conocido'))}` };
+    const before = await request(`${s.api}/get_company_info`, { headers: known });
+    assert.is(before.status, 200);
+    assert.is(before.headers['ratelimit-remaining'], '3');
+    await redis.stop();
+    down = true;
+
+    // 70 calls with the known token, as in the outage that was reported: its own window, never the anonymous one.
+    const replies: RawResponse[] = [];
+    for (let i = 0; i < 70; i++) replies.push(await request(`${s.api}/read_page?url=fontaneria`, { headers: known, timeoutMs: 2000 }));
+    assert.equal(statusCounts(replies), { 200: 3, 429: 67 }, 'the client\'s limit, counted in the process');
+    for (const r of replies) assert.is(r.headers['ratelimit-policy'], '"identificado";q=4;w=60');
+    assert.is(replies[69]!.json().code, 'agentes_rate_limited');
+    assert.match(replies[69]!.json().message, /client_id/, 'the identified 429, not the anonymous one');
+    const mcp = await request(`${s.url}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...known },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_company_info', arguments: {} } }),
+      timeoutMs: 2000,
+    });
+    assert.is(mcp.status, 429, 'MCP: the same client window');
+
+    const unknown = await request(`${s.api}/get_company_info`, { headers: s.bearer, timeoutMs: 2000 });
+    assertJsonError(unknown, 503, 'code', 'agentes_unavailable');
+  } finally {
+    if (down) await redis.start();
+    await s.close();
+  }
+});
+
+inproc('a hung Redis (CLIENT PAUSE) costs at most the 1 s bound: content answers, a token seen before keeps its quota, a new one gets 503', async () => {
   const s = await inProcess(redis);
   try {
     assert.is((await request(`${s.api}/get_company_info`, { headers: s.bearer })).status, 200);
+    const unseen = { Authorization: `Bearer ${await s.issue('client-nuevo')}` };
     await raw.sendCommand(['CLIENT', 'PAUSE', '2500', 'ALL']);
     const started = performance.now();
-    const [anon, bearer] = await Promise.all([
+    const [anon, bearer, fresh] = await Promise.all([
       request(`${s.api}/read_page?url=fontaneria`, { timeoutMs: 3000 }),
       request(`${s.api}/read_page?url=fontaneria`, { headers: s.bearer, timeoutMs: 3000 }),
+      request(`${s.api}/read_page?url=fontaneria`, { headers: unseen, timeoutMs: 3000 }),
     ]);
     assert.is(anon.status, 200);
-    assertJsonError(bearer, 503, 'code', 'agentes_unavailable');
-    for (const r of [anon, bearer]) assert.ok(r.ms <= WAIT_BOUND_MS + SLACK_MS, `answered in ${r.ms.toFixed(0)} ms`);
+    assert.is(bearer.status, 200, 'verified by this process before: kept');
+    assert.match(String(bearer.headers['ratelimit-policy']), /^"identificado"/);
+    assertJsonError(fresh, 503, 'code', 'agentes_unavailable');
+    for (const r of [anon, bearer, fresh]) assert.ok(r.ms <= WAIT_BOUND_MS + SLACK_MS, `answered in ${r.ms.toFixed(0)} ms`);
     // Known down: the next content requests do not wait on Redis at all.
     const quick = await request(`${s.api}/search_pages?query=cerrajero`, { timeoutMs: 3000 });
     assert.is(quick.status, 200);
@@ -268,7 +311,7 @@ inproc('a hung Redis (CLIENT PAUSE) costs at most the 1 s bound: content answers
     const oauth = await request(`${s.url}/oauth/register`, { method: 'POST', ...json({ client_name: 'x' }), timeoutMs: 3000 });
     assertJsonError(oauth, 503, 'error', 'temporarily_unavailable');
     assert.ok(oauth.ms <= WAIT_BOUND_MS + SLACK_MS, `OAuth answered in ${oauth.ms.toFixed(0)} ms`);
-    console.log(`  hung redis: content ${anon.ms.toFixed(0)} ms and token 503 ${bearer.ms.toFixed(0)} ms while it times out, `
+    console.log(`  hung redis: content ${anon.ms.toFixed(0)} ms, known token ${bearer.ms.toFixed(0)} ms and new token 503 ${fresh.ms.toFixed(0)} ms while it times out, `
       + `then content ${quick.ms.toFixed(0)} ms (breaker open), OAuth 503 ${oauth.ms.toFixed(0)} ms`);
     while (performance.now() - started < 2600) await sleep(50);
     let status = 0;
@@ -299,17 +342,20 @@ inproc('error replies that mean "cannot serve now" (READONLY replica, BUSY scrip
     await raw.sendCommand(['REPLICAOF', 'NO', 'ONE']);
 
     // A script hogs Redis: every other command answers BUSY.
+    const unseen = { Authorization: `Bearer ${await s.issue('client-nuevo')}` };
     await raw.sendCommand(['CONFIG', 'SET', 'busy-reply-threshold', '50']);
     await blocker.connect();
     const hog = blocker.sendCommand(['EVAL', 'while true do end', '0']).catch(() => null);
     await sleep(150);
-    const [busyContent, busyToken] = await Promise.all([
+    const [busyContent, knownToken, busyToken] = await Promise.all([
       request(`${s.api}/get_company_info`, { timeoutMs: 3000 }),
       request(`${s.api}/get_company_info`, { headers: s.bearer, timeoutMs: 3000 }),
+      request(`${s.api}/get_company_info`, { headers: unseen, timeoutMs: 3000 }),
     ]);
     assert.is(busyContent.status, 200);
+    assert.is(knownToken.status, 200, 'checked a moment ago (READONLY): kept');
     assertJsonError(busyToken, 503, 'code', 'agentes_unavailable');
-    for (const r of [busyContent, busyToken]) assert.ok(r.ms <= WAIT_BOUND_MS + SLACK_MS, `answered in ${r.ms.toFixed(0)} ms`);
+    for (const r of [busyContent, knownToken, busyToken]) assert.ok(r.ms <= WAIT_BOUND_MS + SLACK_MS, `answered in ${r.ms.toFixed(0)} ms`);
     await raw.sendCommand(['SCRIPT', 'KILL']);
     await hog;
     await raw.sendCommand(['CONFIG', 'SET', 'busy-reply-threshold', '5000']);
