@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { isAlive, LOCK_FILE } from '../server/read-model/build-lock.ts';
+import { LOCK_FILE, lockOwner } from '../server/read-model/build-lock.ts';
 import { BuildError } from './errors.ts';
 
 export async function acquireLock(outDir: string): Promise<() => Promise<void>> {
@@ -15,8 +15,8 @@ export async function acquireLock(outDir: string): Promise<() => Promise<void>> 
       return () => fs.rm(file, { force: true });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const owner = Number(await fs.readFile(file, 'utf8').catch(() => ''));
-      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+      const owner = lockOwner(outDir);
+      if (owner !== null) {
         throw new BuildError('start', undefined, `another build (pid ${owner}) is writing ${outDir}`);
       }
       await fs.rm(file, { force: true });

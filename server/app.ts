@@ -7,7 +7,7 @@ import polka, { type Polka } from 'polka';
 import type { Config } from './config.ts';
 import type { Logger } from './log.ts';
 import type { Store } from './stores/types.ts';
-import type { TokenVerifier } from './auth/types.ts';
+import type { TokenService } from './auth/tokens.ts';
 import type { ModelHolder } from './read-model/types.ts';
 import type { Operation } from './operations/operation.ts';
 import { sendError } from './http/error-response.ts';
@@ -16,7 +16,7 @@ export interface AppDeps {
   config: Config;
   log: Logger;
   store: Store;
-  tokens: TokenVerifier;
+  tokens: TokenService;
   model: ModelHolder;
   /** The content operations, served over REST and MCP and described in /openapi.json (operations/index.ts). */
   operations: readonly Operation[];

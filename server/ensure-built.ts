@@ -37,10 +37,10 @@ const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(
 
 /** Waits while another live process builds into `dir`; true when there was one. */
 function waitForOtherBuild(dir: string): boolean {
-  let owner = lockOwner(dir);
+  const owner = lockOwner(dir);
   if (owner === null) return false;
   process.stderr.write(`Another process (pid ${owner}) is building the site and read model: waiting for it…\n`);
-  while ((owner = lockOwner(dir)) !== null) pause(LOCK_POLL_MS);
+  while (lockOwner(dir) !== null) pause(LOCK_POLL_MS);
   return true;
 }
 

@@ -13,7 +13,7 @@ import { createStore } from './stores/index.ts';
 import type { ModelHolder } from './read-model/types.ts';
 import { openModel } from './read-model/holder.ts';
 import { createTokenService } from './auth/tokens.ts';
-import { rememberVerifiedTokens } from './auth/remembered-tokens.ts';
+import { createTokenMemory } from './auth/remembered-tokens.ts';
 import { createApiHandler } from './rest/handler.ts';
 import { OPERATIONS } from './operations/index.ts';
 import type { Operation } from './operations/operation.ts';
@@ -65,7 +65,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const clock = options.clock ?? Date.now;
   const store = options.store ?? (await createStore(config, { log, clock }));
   const model = options.model ?? (await openModel(config, log, { watch: config.readModelWatch }));
-  const tokens = rememberVerifiedTokens(createTokenService({ store, config, clock }), clock);
+  const tokens = createTokenService({ store, config, clock, memory: createTokenMemory(clock) });
   const deps: AppDeps = { config, log, store, tokens, model, clock, operations: options.operations ?? OPERATIONS };
 
   const app = createApp(deps, [oauthRoutes, identityRoute, discoveryRoutes, mcpRoute], siteFallback(deps));

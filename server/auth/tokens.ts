@@ -2,19 +2,23 @@
  * Opaque Bearer tokens over the Store. A token is one key, `token:<sha256 of token>`, with a
  * TTL of its remaining lifetime: lookup is one GET by hash, revocation one DEL, expiry the
  * backend's (no sweeper). The stored `exp` is checked too, so an injected clock is honoured
- * by any backend.
+ * by any backend. With a `memory`, tokens verified recently are recalled while the store is
+ * down (remembered-tokens.ts).
  */
 import type { Config } from '../config.ts';
 import type { Clock, Store } from '../stores/types.ts';
 import { SCOPES, type Scope, type TokenInfo, type TokenVerifier } from './types.ts';
 import { newAccessToken, sha256 } from './secrets.ts';
 import { parseScope, scopeString } from './clients.ts';
+import type { TokenMemory } from './remembered-tokens.ts';
+import { StoreUnavailableError } from '../stores/errors.ts';
 
 export const TOKEN_TTL_SECONDS = 3600;
 /** Issued tokens are 43 characters; anything far longer is garbage and is not looked up. */
 const MAX_TOKEN_LENGTH = 512;
 
-export const tokenKey = (token: string) => `token:${sha256(token)}`;
+export const tokenKey = (token: string) => hashKey(sha256(token));
+const hashKey = (hash: string) => `token:${hash}`;
 
 interface StoredToken {
   client_id: string;
@@ -46,20 +50,36 @@ export interface TokenServiceOptions {
   store: Store;
   config: Pick<Config, 'siteUrl' | 'baseUrl'>;
   clock: Clock;
+  memory?: TokenMemory;
 }
 
-export function createTokenService({ store, config, clock }: TokenServiceOptions): TokenService {
+export function createTokenService({ store, config, clock, memory }: TokenServiceOptions): TokenService {
   const nowSeconds = () => Math.floor(clock() / 1000);
 
-  const verify = async (token: string): Promise<TokenInfo | null> => {
-    if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return null;
-    const raw = await store.get(tokenKey(token));
+  const lookup = async (hash: string): Promise<TokenInfo | null> => {
+    const raw = await store.get(hashKey(hash));
     if (raw === null) return null;
     const stored = parseStored(raw);
     if (!stored || stored.exp <= nowSeconds()) return null;
     const scope = parseScope(stored.scope);
     if (scope === null) return null;
     return { client_id: stored.client_id, scope, iat: stored.iat, exp: stored.exp };
+  };
+
+  const verify = async (token: string): Promise<TokenInfo | null> => {
+    if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return null;
+    const hash = sha256(token);
+    let info: TokenInfo | null;
+    try {
+      info = await lookup(hash);
+    } catch (err) {
+      const kept = err instanceof StoreUnavailableError ? memory?.recall(hash) : undefined;
+      if (kept === undefined) throw err;
+      return kept;
+    }
+    if (info) memory?.keep(hash, info);
+    else memory?.forget(hash);
+    return info;
   };
 
   return {
@@ -78,7 +98,11 @@ export function createTokenService({ store, config, clock }: TokenServiceOptions
 
     async revoke(token, clientId) {
       const info = await verify(token);
-      if (info && info.client_id === clientId) await store.del(tokenKey(token));
+      if (info && info.client_id === clientId) {
+        const hash = sha256(token);
+        await store.del(hashKey(hash));
+        memory?.forget(hash);
+      }
     },
 
     async introspect(token, clientId) {

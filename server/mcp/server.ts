@@ -81,6 +81,7 @@ export function createServerFactory(deps: AppDeps, pipeline: Pipeline, l: Links)
   // Pages are resources when read_page is served: resources/read is that operation.
   const readPage = operations.get('read_page');
   const templates = { resourceTemplates: [pageTemplate(l)] };
+  const validator = new AjvJsonSchemaValidator();
   const options = (cacheHints: ServerOptions['cacheHints']): ServerOptions => ({
     capabilities: { tools: { listChanged: false }, ...(readPage ? { resources: { listChanged: false } } : {}) },
     instructions: instructions(config),
@@ -89,7 +90,6 @@ export function createServerFactory(deps: AppDeps, pipeline: Pipeline, l: Links)
     jsonSchemaValidator: validator,
     cacheHints,
   });
-  const validator = new AjvJsonSchemaValidator();
   const anonymousOptions = options(ANONYMOUS_HINTS);
   const tokenOptions = options(TOKEN_HINTS);
   const info = serverInfo(config);

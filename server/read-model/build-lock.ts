@@ -8,7 +8,7 @@ import path from 'node:path';
 
 export const LOCK_FILE = '.build.lock';
 
-export function isAlive(pid: number): boolean {
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

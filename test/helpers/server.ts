@@ -6,7 +6,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { createTokenService, type TokenService } from '../../server/auth/tokens.ts';
+import type { TokenService } from '../../server/auth/tokens.ts';
 import { parseConfig, type Config } from '../../server/config.ts';
 import type { Logger } from '../../server/log.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
@@ -95,7 +95,7 @@ export async function startTestServer<C extends Clock = Clock>(options: TestServ
         base: running.url + API_BASE,
         config,
         store,
-        tokens: createTokenService({ store, config, clock }),
+        tokens: running.deps.tokens,
         model: running.deps.model,
         clock,
         logged,

@@ -1,7 +1,6 @@
 /** The OAuth 2.0 endpoints under {site_url}/oauth/, one file per endpoint. */
 import type { Route } from '../../app.ts';
 import { createClientRegistry } from '../../auth/clients.ts';
-import { createTokenService } from '../../auth/tokens.ts';
 import { createClientIpResolver, ipQuotaKey } from '../../net/client-ip.ts';
 import { authorizeEndpoint } from './authorize.ts';
 import { introspectEndpoint } from './introspect.ts';
@@ -14,8 +13,8 @@ export const oauthRoutes: Route = (app, deps) => {
   const resolveIp = createClientIpResolver(deps.config.trustProxy);
   const ctx: OAuthContext = {
     clients: createClientRegistry(deps),
-    // Stateless over the store, so it agrees with deps.tokens (which only verifies).
-    tokens: createTokenService(deps),
+    // The one token service, so a revocation also forgets the token remembered for outages.
+    tokens: deps.tokens,
     addressOf: (req) => ipQuotaKey(resolveIp(req)),
   };
   registerEndpoint(app, deps, ctx);
