@@ -19,18 +19,19 @@
  *      a request that claims 2026-07-28 in its `_meta` goes to the SDK's stateless handler, which
  *      checks the envelope and the `Mcp-Method`/`Mcp-Name` headers against the body, answers
  *      server/discover and adds `resultType`, `ttlMs` and `cacheScope`; any other request goes to
- *      the SDK's Streamable HTTP transport, which answers 406 (Accept), 415 (Content-Type),
- *      -32700 (bad JSON), 202 (notifications) and `initialize`. Both hand tools/list, tools/call
- *      and the resources to server.ts.
+ *      a transport of one exchange (exchange-transport.ts: the answers of the SDK's Streamable
+ *      HTTP transport in JSON mode: 406 (Accept), 415 (Content-Type), -32700 (bad JSON), 202
+ *      (notifications), and `initialize`). Both hand tools/list, tools/call and the resources to
+ *      server.ts.
  * While the quota store is down, quotas are counted per process (stores/fallback.ts, shared with
  * REST) and a token, which cannot be checked, gets 503 with Retry-After.
  *
- * The 2025 revisions are served by the SDK's transport in JSON mode rather than by the stateless
- * handler's fallback, which answers every request as an SSE stream. The web-standard faces are
- * used directly (not their Node wrapper) so the status can become 429 after a tool has run.
+ * The 2025 revisions are not served by the stateless handler's fallback, which answers every
+ * request as an SSE stream. The status can become 429 after a tool has run, so the answer is
+ * written here, once every call of the message is done.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createMcpHandler as createStatelessHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { createMcpHandler as createStatelessHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { AppDeps } from '../app.ts';
 import { links } from '../discovery/links.ts';
 import { ApiError, methodNotAllowed, PROTOCOL_CODES } from '../errors.ts';
@@ -43,6 +44,7 @@ import { sendJson } from '../http/json.ts';
 import { versionHeaderList } from '../api-headers.ts';
 import { createPipeline, newCall } from '../pipeline/index.ts';
 import { MCP_PATH } from '../paths.ts';
+import { ExchangeTransport, type ExchangeAnswer } from './exchange-transport.ts';
 import { sendJsonRpcError } from './http-errors.ts';
 import { asksForResources, checkMessage, surelyInitialized } from './revisions.ts';
 import { createServerFactory, type Exchange } from './server.ts';
@@ -56,6 +58,9 @@ const ALLOW = 'POST';
 const PREFLIGHT_HEADERS = 'Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID';
 /** The request headers the SDK reads. */
 const FORWARDED = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id', 'last-event-id'] as const;
+
+/** An answer to write: the exchange transport's, or the stateless handler's with its headers. */
+type Answer = { status: number; body: string | Buffer | null; headers?: Headers };
 
 const header = (req: IncomingMessage, name: string): string | undefined => {
   const value = req.headers[name];
@@ -90,17 +95,33 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
   const foreignOrigin = new ApiError(403, PROTOCOL_CODES.forbiddenOrigin, 'Origen no permitido.',
     `Solo las páginas de ${config.siteUrl} pueden llamar a este servidor MCP desde un navegador.`);
 
-  /** A 2025 request: the SDK's Streamable HTTP transport, in JSON mode, with this exchange's Server. */
-  const serveInitialized = async (exchange: Exchange, request: Request, checked: { message: unknown } | { body: Buffer }): Promise<Response> => {
-    const server = serverFor(exchange);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MCP_BODY_LIMIT });
-    await server.connect(transport);
-    // In JSON mode the answer comes once every handler of the message has finished: nothing is
-    // left running, so the pair is left to the garbage collector. close() would only build a
-    // "connection closed" error with its stack for handlers that no longer exist (BENCHMARKS.md, note 11).
-    return 'message' in checked
-      ? transport.handleRequest(request, { parsedBody: checked.message })
-      : transport.handleRequest(new Request(request, { body: checked.body as unknown as BodyInit }));
+  /** A 2025 request: this exchange's Server on a transport of its own (exchange-transport.ts). */
+  const serveInitialized = async (exchange: Exchange, checked: { message: unknown } | { body: Buffer }): Promise<ExchangeAnswer> => {
+    const transport = new ExchangeTransport();
+    await serverFor(exchange).connect(transport);
+    // The answer comes once every handler of the message has finished: nothing is left running,
+    // so the pair is left to the garbage collector. close() would only build a "connection
+    // closed" error with its stack for handlers that no longer exist (BENCHMARKS.md, note 11).
+    return transport.handle(exchange.req.headers, checked);
+  };
+
+  /**
+   * A message that may claim 2026-07-28: the SDK's own routing decision (from the parsed message:
+   * nothing is read twice); the stateless handler answers the ones it keeps.
+   */
+  const serveByRevision = async (exchange: Exchange, message: unknown): Promise<Answer> => {
+    const { req } = exchange;
+    const headers: Record<string, string> = {};
+    for (const name of FORWARDED) {
+      const value = req.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    const request = new Request(config.siteUrl + MCP_PATH, { method: 'POST', headers });
+    if (await isLegacyRequest(request, message)) return serveInitialized(exchange, { message });
+    exchanges.set(request, exchange);
+    const response = await stateless.fetch(request, { parsedBody: message });
+    const body = response.status === 202 ? null : Buffer.from(await response.arrayBuffer());
+    return { status: response.status, body, headers: response.headers };
   };
 
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -138,30 +159,19 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     }
 
     const exchange: Exchange = { req, res, credential, retryAfter: null, resources: 'message' in checked && asksForResources(checked.message) };
-    const headers: Record<string, string> = {};
-    for (const name of FORWARDED) {
-      const value = req.headers[name];
-      if (typeof value === 'string') headers[name] = value;
+    const answer: Answer = 'message' in checked && !surelyInitialized(checked.message, header(req, 'mcp-protocol-version'))
+      ? await serveByRevision(exchange, checked.message)
+      : await serveInitialized(exchange, checked);
+    answer.headers?.forEach((value, name) => { res.setHeader(name, value); });
+    res.statusCode = exchange.retryAfter === null ? answer.status : 429;
+    if (exchange.retryAfter !== null) res.setHeader('Retry-After', exchange.retryAfter);
+    if (answer.body === null) {
+      res.end();
+      return;
     }
-    // The message was parsed once, by the revision check; a body that is not JSON goes as it came.
-    const request = new Request(config.siteUrl + MCP_PATH, { method: 'POST', headers });
-    let response: Response;
-    // The SDK's own routing decision (from the parsed message: nothing is read twice), asked only
-    // when the message is not plainly a 2025 one.
-    if ('message' in checked && !surelyInitialized(checked.message, headers['mcp-protocol-version']) && !(await isLegacyRequest(request, checked.message))) {
-      exchanges.set(request, exchange);
-      response = await stateless.fetch(request, { parsedBody: checked.message });
-    } else {
-      response = await serveInitialized(exchange, request, checked);
-    }
-    const out = Buffer.from(await response.arrayBuffer());
-    response.headers.forEach((value, name) => { res.setHeader(name, value); });
-    res.statusCode = response.status;
-    if (exchange.retryAfter !== null) {
-      res.statusCode = 429;
-      res.setHeader('Retry-After', exchange.retryAfter);
-    }
-    if (response.status !== 202) res.setHeader('Content-Length', out.length);
+    const out = typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
+    if (answer.headers === undefined) res.setHeader('Content-Type', 'application/json');
+    res.setHeader('Content-Length', out.length);
     res.end(out);
   };
 

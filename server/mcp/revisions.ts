@@ -45,7 +45,7 @@ export function checkMessage(body: Buffer, headerVersion: string | undefined): C
   try {
     message = JSON.parse(body.toString('utf8'));
   } catch {
-    // The SDK's transport answers -32700, after its Accept and Content-Type checks.
+    // The transport answers -32700, after its Accept and Content-Type checks.
     return unknownHeader ? unsupported : { body };
   }
   // A stateless request names its revision in `_meta` too: the SDK answers it (-32022, with the versions).
