@@ -46,7 +46,7 @@ import { createPipeline, newCall } from '../pipeline/index.ts';
 import { MCP_PATH } from '../paths.ts';
 import { ExchangeTransport, type ExchangeAnswer } from './exchange-transport.ts';
 import { sendJsonRpcError } from './http-errors.ts';
-import { asksForResources, checkMessage, surelyInitialized } from './revisions.ts';
+import { asksForResources, checkMessage, surelyInitialized, surelyStateless } from './revisions.ts';
 import { createServerFactory, type Exchange } from './server.ts';
 
 export { RATELIMIT_META } from './server.ts';
@@ -117,7 +117,7 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
       if (typeof value === 'string') headers[name] = value;
     }
     const request = new Request(config.siteUrl + MCP_PATH, { method: 'POST', headers });
-    if (await isLegacyRequest(request, message)) return serveInitialized(exchange, { message });
+    if (!surelyStateless(message) && await isLegacyRequest(request, message)) return serveInitialized(exchange, { message });
     exchanges.set(request, exchange);
     const response = await stateless.fetch(request, { parsedBody: message });
     const body = response.status === 202 ? null : Buffer.from(await response.arrayBuffer());

@@ -81,6 +81,17 @@ export function surelyInitialized(message: unknown, headerVersion: string | unde
   return isObject(params) && !(isObject(params._meta) && REVISION_META in params._meta);
 }
 
+/**
+ * True when the SDK surely routes `message` to its stateless (2026-07-28) serving: a single
+ * message with a method that claims a revision in `_meta` (the SDK's `isLegacyRequest` answers
+ * false for every claim, and its handler classifies the message again anyway). False means "ask
+ * the SDK".
+ */
+export function surelyStateless(message: unknown): boolean {
+  return claimsRevision(message) && typeof (message as Record<string, unknown>).method === 'string'
+    && !('result' in (message as object)) && !('error' in (message as object));
+}
+
 /** Whether `message` (one or a batch) asks about resources: only then are their handlers set up. */
 export function asksForResources(message: unknown): boolean {
   const one = (m: unknown) => isObject(m) && typeof m.method === 'string' && m.method.startsWith('resources/');

@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
 import { INITIALIZE_VERSIONS, PROTOCOL_VERSIONS } from '../../../server/mcp-versions.ts';
-import { surelyInitialized } from '../../../server/mcp/revisions.ts';
+import { surelyInitialized, surelyStateless } from '../../../server/mcp/revisions.ts';
 import { withTestServer, type TestServer } from '../../helpers/server.ts';
 import { rpc, toolCall } from './harness.ts';
 
@@ -51,7 +51,7 @@ test('batches: refused under 2025-06-18 and later, served under 2025-03-26', () 
   assert.is(served.json().length, 2, served.text().slice(0, 300));
 }));
 
-test('the shortcut past the SDK\'s routing never disagrees with it: whatever it calls 2025, isLegacyRequest does too', async () => {
+test('the shortcuts past the SDK\'s routing never disagree with it: what they call 2025 or 2026-07-28, isLegacyRequest does too', async () => {
   const claim = { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } };
   const bodies: unknown[] = [
     { jsonrpc: '2.0', id: 1, method: 'tools/list' },
@@ -83,6 +83,26 @@ test('the shortcut past the SDK\'s routing never disagrees with it: whatever it 
     }
   }
   assert.ok(shortcuts >= 15, `the shortcut is taken for plain 2025 messages (${shortcuts})`);
+  let modern = 0;
+  const claimed: unknown[] = [
+    ...bodies,
+    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', ...claim } },
+    { jsonrpc: '2.0', method: 'notifications/initialized', params: claim },
+    { jsonrpc: '2.0', id: 1, method: 'tools/list', params: claim, extra: true },
+    { jsonrpc: '2.0', id: 1.5, method: 'tools/list', params: claim },
+    { jsonrpc: '1.0', id: 1, method: 'tools/list', params: claim },
+    { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': 5 } } },
+    { id: 1, method: 'tools/list', params: claim },
+  ];
+  for (const header of [undefined, '2025-11-25', '2026-07-28']) {
+    for (const body of claimed) {
+      if (!surelyStateless(body)) continue;
+      modern++;
+      const request = new Request('http://x/mcp', { method: 'POST', headers: { 'content-type': 'application/json', ...(header ? { 'mcp-protocol-version': header } : {}) } });
+      assert.not.ok(await isLegacyRequest(request, body), `${header} ${JSON.stringify(body)}`);
+    }
+  }
+  assert.ok(modern >= 24, `the shortcut is taken for messages that claim a revision (${modern})`);
 });
 
 test.run();
