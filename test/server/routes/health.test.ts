@@ -1,0 +1,105 @@
+/**
+ * GET /healthz and GET /readyz on the whole server: JSON, `Cache-Control: no-store`, outside every
+ * quota, answered whatever the Host, and readiness telling the store's state as it is: the memory
+ * store, Redis connected, and Redis stopped (the per-process fallback active, tokens' 503s aside,
+ * content still served), then back. A real redis-server started by the test.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { request } from '../../helpers/http.ts';
+import { scrape } from '../../helpers/prometheus.ts';
+import { startRedis } from '../../helpers/redis.ts';
+import { sharedReadModel } from '../../helpers/read-model.ts';
+import { withTestServer, type TestServer } from '../../helpers/server.ts';
+import type { Readiness } from '../../../server/observability/readiness.ts';
+
+const ready = async (api: TestServer) => {
+  const res = await request(`${api.origin}/readyz`);
+  assert.is(res.headers['cache-control'], 'no-store');
+  assert.match(String(res.headers['content-type']), 'application/json');
+  return { status: res.status, body: res.json<Readiness>() };
+};
+
+/** Polls readiness until `done` holds: the store reconnects on its own, within about half a second. */
+async function readyWhen(api: TestServer, done: (r: Readiness) => boolean): Promise<Readiness> {
+  let last: Readiness | undefined;
+  for (let i = 0; i < 200; i++) {
+    last = (await ready(api)).body;
+    if (done(last)) return last;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`readiness never became as expected: ${JSON.stringify(last)}`);
+}
+
+test('healthz and readyz: JSON, no-store, HEAD, 405 for other methods; not counted on any quota; any Host', async () => {
+  const fixture = await sharedReadModel();
+  await withTestServer({ env: { RATE_LIMIT_ANONYMOUS: '1' } }, async (api) => {
+    const alive = await request(`${api.origin}/healthz`);
+    assert.is(alive.status, 200);
+    assert.equal(alive.json(), { status: 'ok' });
+    assert.is(alive.headers['cache-control'], 'no-store');
+
+    const r = await ready(api);
+    assert.is(r.status, 200);
+    assert.is(r.body.status, 'ready');
+    assert.equal(r.body.quota_store, { kind: 'memory' });
+    const model = api.model.current().manifest;
+    assert.equal(r.body.read_model, { loaded: true, build_id: fixture.buildId, created_at: model.created_at, pages: fixture.pages.length });
+
+    for (let i = 0; i < 5; i++) {
+      for (const path of ['/healthz', '/readyz']) {
+        const res = await request(`${api.origin}${path}`, { headers: { host: '10.1.2.3:8080' } });
+        assert.is(res.status, 200, `${path} under a foreign Host, again and again (the anonymous quota is 1)`);
+        assert.is(res.headers['ratelimit-limit'], undefined);
+      }
+    }
+    assert.is((await request(`${api.base}/get_company_info`)).status, 200, 'the probes spent none of the quota');
+
+    const head = await request(`${api.origin}/readyz`, { method: 'HEAD' });
+    assert.is(head.status, 200);
+    assert.is(head.body.length, 0);
+    const post = await request(`${api.origin}/healthz`, { method: 'POST' });
+    assert.is(post.status, 405);
+    assert.is(post.headers.allow, 'GET, HEAD');
+    assert.is(post.headers['cache-control'], 'no-store');
+  });
+});
+
+test('readyz with Redis: connected and shared; Redis stopped → degraded, fallback active (metrics agree); back → ready', async () => {
+  const redis = await startRedis();
+  try {
+    await withTestServer({ env: { REDIS_URL: redis.url, METRICS_PORT: '0' } }, async (api) => {
+      const up = await ready(api);
+      assert.is(up.status, 200);
+      assert.equal(up.body.quota_store, { kind: 'redis', counting: 'shared', connections: [{ holds: 'all', connected: true, breaker_open: false }] });
+      assert.is(up.body.status, 'ready');
+      assert.is((await request(`${api.base}/get_company_info`)).status, 200);
+      const before = await scrape(api.running.metricsUrl!);
+      assert.ok(before.value('agentes_redis_round_trip_seconds_count', { redis: 'all' }) >= 1, 'round trips timed');
+      assert.is(before.value('agentes_redis_connected', { redis: 'all' }), 1);
+      assert.is(before.value('agentes_quota_fallback_active'), 0);
+
+      await redis.stop();
+      // Content keeps answering, counted in this process.
+      assert.is((await request(`${api.base}/get_company_info`)).status, 200);
+      const down = await readyWhen(api, (r) => r.quota_store.kind === 'redis' && !r.quota_store.connections[0]!.connected);
+      assert.equal(down.quota_store, { kind: 'redis', counting: 'local', connections: [{ holds: 'all', connected: false, breaker_open: false }] });
+      assert.is(down.status, 'degraded');
+      assert.is((await ready(api)).status, 200, 'degraded is still in the pool: every process shares this Redis');
+      const during = await scrape(api.running.metricsUrl!);
+      assert.is(during.value('agentes_quota_fallback_active'), 1);
+      assert.is(during.value('agentes_redis_connected', { redis: 'all' }), 0);
+
+      await redis.start();
+      await readyWhen(api, (r) => r.quota_store.kind === 'redis' && r.quota_store.connections[0]!.connected);
+      assert.is((await request(`${api.base}/get_company_info`)).status, 200);
+      const back = await ready(api);
+      assert.equal(back.body.quota_store, { kind: 'redis', counting: 'shared', connections: [{ holds: 'all', connected: true, breaker_open: false }] });
+      assert.is(back.body.status, 'ready');
+    });
+  } finally {
+    await redis.close();
+  }
+});
+
+test.run();
