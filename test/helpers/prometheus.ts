@@ -39,7 +39,13 @@ function parseLabels(text: string, line: string): Record<string, string> {
   return labels;
 }
 
-const parseValue = (raw: string): number => (raw === '+Inf' ? Infinity : raw === '-Inf' ? -Infinity : Number(raw));
+/** A Go float, as Prometheus parses it: `NaN` and `Inf` in any case (prom-client writes `Nan`). */
+function parseValue(raw: string): number | undefined {
+  if (/^nan$/i.test(raw)) return Number.NaN;
+  if (/^[+-]?inf(inity)?$/i.test(raw)) return raw.startsWith('-') ? -Infinity : Infinity;
+  const n = Number(raw);
+  return raw.trim() === '' || Number.isNaN(n) ? undefined : n;
+}
 
 export function parseExposition(text: string): Scrape {
   const samples: Sample[] = [];
@@ -55,7 +61,7 @@ export function parseExposition(text: string): Scrape {
     const m = SAMPLE.exec(line);
     assert.ok(m, `an exposition line: ${line}`);
     const value = parseValue(m[3]!);
-    assert.ok(!Number.isNaN(value), `a number in: ${line}`);
+    assert.ok(value !== undefined, `a number in: ${line}`);
     samples.push({ name: m[1]!, labels: m[2] ? parseLabels(m[2], line) : {}, value });
   }
   const matches = (s: Sample, labels: Record<string, string>) => Object.entries(labels).every(([k, v]) => s.labels[k] === v);

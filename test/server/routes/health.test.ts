@@ -1,17 +1,22 @@
 /**
  * GET /healthz and GET /readyz on the whole server: JSON, `Cache-Control: no-store`, outside every
  * quota, answered whatever the Host, and readiness telling the store's state as it is: the memory
- * store, Redis connected, and Redis stopped (the per-process fallback active, tokens' 503s aside,
- * content still served), then back. A real redis-server started by the test.
+ * store, Redis connected, Redis stopped (the per-process fallback active, content still served)
+ * and back, and Redis paused (the circuit breaker open) and answering again. A real redis-server
+ * started by the test.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createClient } from 'redis';
 import { request } from '../../helpers/http.ts';
 import { scrape } from '../../helpers/prometheus.ts';
 import { startRedis } from '../../helpers/redis.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
 import { withTestServer, type TestServer } from '../../helpers/server.ts';
 import type { Readiness } from '../../../server/observability/readiness.ts';
+
+/** Long enough for the store's command deadline (950 ms) to pass. */
+const PAUSE_MS = 2500;
 
 const ready = async (api: TestServer) => {
   const res = await request(`${api.origin}/readyz`);
@@ -20,10 +25,14 @@ const ready = async (api: TestServer) => {
   return { status: res.status, body: res.json<Readiness>() };
 };
 
-/** Polls readiness until `done` holds: the store reconnects on its own, within about half a second. */
-async function readyWhen(api: TestServer, done: (r: Readiness) => boolean): Promise<Readiness> {
+/**
+ * Polls readiness (after `between`, e.g. a request that makes the store send a command) until
+ * `done` holds: the store reconnects on its own within about half a second; bounded at ten seconds.
+ */
+async function readyWhen(api: TestServer, done: (r: Readiness) => boolean, between?: () => Promise<unknown>): Promise<Readiness> {
   let last: Readiness | undefined;
   for (let i = 0; i < 200; i++) {
+    await between?.();
     last = (await ready(api)).body;
     if (done(last)) return last;
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -98,6 +107,34 @@ test('readyz with Redis: connected and shared; Redis stopped → degraded, fallb
       assert.is(back.body.status, 'ready');
     });
   } finally {
+    await redis.close();
+  }
+});
+
+test('readyz with a Redis that stops answering: the circuit breaker open is told (metrics agree), closed again once Redis answers', async () => {
+  const redis = await startRedis();
+  const admin = createClient({ url: redis.url });
+  admin.on('error', () => {});
+  await admin.connect();
+  try {
+    await withTestServer({ env: { REDIS_URL: redis.url, METRICS_PORT: '0' } }, async (api) => {
+      assert.is((await request(`${api.base}/get_company_info`)).status, 200);
+      // Every client's commands wait: the store's command misses its deadline and the breaker opens.
+      await admin.sendCommand(['CLIENT', 'PAUSE', String(PAUSE_MS), 'ALL']);
+      assert.is((await request(`${api.base}/get_company_info`)).status, 200, 'counted in the process meanwhile');
+      const hung = await ready(api);
+      assert.is(hung.status, 200);
+      assert.is(hung.body.status, 'degraded');
+      assert.equal(hung.body.quota_store, { kind: 'redis', counting: 'local', connections: [{ holds: 'all', connected: true, breaker_open: true }] });
+      assert.is((await scrape(api.running.metricsUrl!)).value('agentes_redis_circuit_breaker_open', { redis: 'all' }), 1);
+
+      // Once the pause is over, the next command probes, answers, and closes the breaker.
+      const back = await readyWhen(api, (r) => r.status === 'ready', () => request(`${api.base}/get_company_info`));
+      assert.equal(back.quota_store, { kind: 'redis', counting: 'shared', connections: [{ holds: 'all', connected: true, breaker_open: false }] });
+      assert.is((await scrape(api.running.metricsUrl!)).value('agentes_redis_circuit_breaker_open', { redis: 'all' }), 0);
+    });
+  } finally {
+    await admin.close().catch(() => {});
     await redis.close();
   }
 });
