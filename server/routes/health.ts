@@ -28,6 +28,9 @@ export function createProbes(deps: ReadinessDeps & { log: Logger }): (req: Incom
   };
   return (req, res) => {
     const url = req.url ?? '/';
+    // Every request passes here first: the API's and MCP's paths are told apart by one character.
+    const c = url.charCodeAt(1);
+    if (c !== 104 /* h */ && c !== 114 /* r */) return false;
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
     if (path !== HEALTH_PATH && path !== READY_PATH) return false;
