@@ -3,7 +3,8 @@
  *
  * Processes: this one (autocannon), the baseline, and four real servers on a snapshot of the
  * current read model — memory store and Redis (a private redis-server), each once with the quota
- * limits raised (so the load measures 200s) and once with a quota of one request (the 429 row).
+ * limits raised (so the load measures 200s) and once with a quota of one request (the 429 row),
+ * and a fifth, the memory store with metrics on (METRICS_PORT), for the rows that ask for it.
  * Every round runs each row on the baseline and on both stores, in an order rotated from round to
  * round, so a change in machine load hits all three alike; ratios are taken within a round and
  * the median over rounds is reported.
