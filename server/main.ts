@@ -78,7 +78,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const store = options.store ?? (await createStore(config, { log, clock, observe: storeState.observe }));
   const model = options.model ?? (await openModel(config, log, { watch: config.readModelWatch, ...(metrics ? { observer: metrics.readModel } : {}) }));
   const counting = quotaCounterOf({ store, log, clock });
-  const state: ReadinessDeps = { model, storeState, countingLocally: () => counting.local };
+  let draining = false;
+  const state: ReadinessDeps = { model, storeState, countingLocally: () => counting.local, draining: () => draining };
   const tokens = createTokenService({ store, config, clock, memory: createTokenMemory(clock), ...(metrics ? { observer: metrics.tokens } : {}) });
   const deps: AppDeps = { config, log, store, tokens, model, clock, metrics, operations: metrics ? metrics.meterOperations(operations) : operations };
 
@@ -91,7 +92,6 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     && (url.length === API_BASE.length || url[API_BASE.length] === '/' || url[API_BASE.length] === '?');
   const refusedForHost = createHostCheck(createHostPolicy(config));
   const probes = createProbes({ ...state, log });
-  let draining = false;
   const Base = metrics ? metrics.Response : http.ServerResponse;
   /** While draining, every answer (those in flight at the signal included) says `Connection: close`. */
   class Response<Req extends http.IncomingMessage = http.IncomingMessage> extends (Base as typeof http.ServerResponse)<Req> {

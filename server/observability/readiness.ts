@@ -3,6 +3,8 @@
  * read model in memory, the quota store's last reported state, the quota counter's mode), so a
  * load balancer may ask every second.
  *
+ * - draining (SIGTERM: in-flight requests finish, then the process exits) → 503 `draining`, so a
+ *   load balancer that probes over a kept-alive connection stops sending before it is closed;
  * - no read model loaded → 503 `unavailable`: the content operations have nothing to answer from;
  * - Redis not connected, its circuit breaker open, or quotas counted in this process → 200
  *   `degraded`: content keeps answering with per-process quotas (stores/fallback.ts) while tokens
@@ -18,10 +20,12 @@ export interface ReadinessDeps {
   storeState: StoreState;
   /** Whether quota hits are being counted in this process only (stores/fallback.ts). */
   countingLocally(): boolean;
+  /** Whether the process is draining before it exits. */
+  draining(): boolean;
 }
 
 export interface Readiness {
-  status: 'ready' | 'degraded' | 'unavailable';
+  status: 'ready' | 'degraded' | 'draining' | 'unavailable';
   read_model: { loaded: true; build_id: string; created_at: string; pages: number } | { loaded: false };
   quota_store:
     | { kind: 'memory' }
@@ -52,6 +56,6 @@ export function readiness(deps: ReadinessDeps): { httpStatus: 200 | 503; body: R
     ? { loaded: true, build_id: model.manifest.build_id, created_at: model.manifest.created_at, pages: model.pages.length }
     : { loaded: false };
   const degraded = local || redis.some((r) => !r.connected || r.breakerOpen);
-  const status = !model ? 'unavailable' : degraded ? 'degraded' : 'ready';
-  return { httpStatus: model ? 200 : 503, body: { status, read_model, quota_store } };
+  const status = deps.draining() ? 'draining' : !model ? 'unavailable' : degraded ? 'degraded' : 'ready';
+  return { httpStatus: status === 'ready' || status === 'degraded' ? 200 : 503, body: { status, read_model, quota_store } };
 }

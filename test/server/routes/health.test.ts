@@ -7,12 +7,14 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import net from 'node:net';
+import { once } from 'node:events';
 import { createClient } from 'redis';
 import { request } from '../../helpers/http.ts';
 import { scrape } from '../../helpers/prometheus.ts';
 import { startRedis } from '../../helpers/redis.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
-import { withTestServer, type TestServer } from '../../helpers/server.ts';
+import { startTestServer, withTestServer, type TestServer } from '../../helpers/server.ts';
 import type { Readiness } from '../../../server/observability/readiness.ts';
 
 /** Long enough for the store's command deadline (950 ms) to pass. */
@@ -138,5 +140,40 @@ test('readyz with a Redis that stops answering: the circuit breaker open is told
     await redis.close();
   }
 });
+
+test('readyz while draining (SIGTERM): 503 draining on a connection still open, so a load balancer stops sending', async () => {
+  const api = await startTestServer({});
+  let closing: Promise<void> | null = null;
+  const probe = net.connect(Number(new URL(api.origin).port), '127.0.0.1');
+  try {
+    await once(probe, 'connect');
+    const answer = readAnswer(probe);
+    // A request half received: its connection is busy, so draining leaves it open.
+    probe.write('GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    // One whole exchange on another connection: the server has read the half request by then (loopback, one loop).
+    assert.is((await request(`${api.origin}/healthz`)).status, 200);
+    closing = api.close();
+    probe.write('\r\n');
+    const raw = await answer;
+    assert.match(raw, /^HTTP\/1\.1 503 /);
+    assert.match(raw, /\r\nConnection: close\r\n/i);
+    assert.match(raw, /\r\nCache-Control: no-store\r\n/i);
+    assert.is(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)).status, 'draining');
+  } finally {
+    probe.destroy();
+    await (closing ?? api.close());
+  }
+});
+
+/** Everything the server sends on `socket` until it closes it. */
+function readAnswer(socket: net.Socket): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => { text += chunk; });
+    socket.once('end', () => resolve(text));
+    socket.once('error', reject);
+  });
+}
 
 test.run();
