@@ -77,7 +77,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const storeState = createStoreState({ roundTrip: metrics?.redisRoundTrip });
   const store = options.store ?? (await createStore(config, { log, clock, observe: storeState.observe }));
   const model = options.model ?? (await openModel(config, log, { watch: config.readModelWatch, ...(metrics ? { observer: metrics.readModel } : {}) }));
-  const counting = quotaCounterOf({ store, log, clock });
+  const counting = quotaCounterOf({ store, log, clock, observer: metrics?.fallback });
   let draining = false;
   const state: ReadinessDeps = { model, storeState, countingLocally: () => counting.local, draining: () => draining };
   const tokens = createTokenService({ store, config, clock, memory: createTokenMemory(clock), ...(metrics ? { observer: metrics.tokens } : {}) });

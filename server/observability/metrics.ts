@@ -15,6 +15,7 @@ import type { TokenServiceOptions } from '../auth/tokens.ts';
 import type { Operation, OperationResult } from '../operations/operation.ts';
 import type { QuotaPolicy } from '../schemas/resources.ts';
 import type { Holds } from '../stores/index.ts';
+import type { QuotaCounterDeps } from '../stores/fallback.ts';
 import { LIMITS } from '../auth/oauth-limits.ts';
 import type { ReadinessDeps } from './readiness.ts';
 import { createRequestMeter } from './request-meter.ts';
@@ -35,6 +36,7 @@ export interface Metrics {
   quotaRefused(policy: QuotaPolicy): void;
   redisRoundTrip(holds: Holds, seconds: number): void;
   tokens: NonNullable<TokenServiceOptions['observer']>;
+  fallback: NonNullable<QuotaCounterDeps['observer']>;
   readModel: NonNullable<OpenModelOptions['observer']>;
   /** `operations` with search_pages counting the queries that found nothing. */
   meterOperations(operations: readonly Operation[]): readonly Operation[];
@@ -91,6 +93,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
     name: 'agentes_quota_fallback_active', help: '1 while quotas are counted in this process because the shared store is unavailable.', registers,
     collect() { this.set(options.state().countingLocally() ? 1 : 0); },
   });
+  const countedLocally = new Counter({ name: 'agentes_quota_fallback_hits_total', help: 'Requests counted on a quota window in this process because the shared store was unavailable.', registers });
 
   const swaps = new Counter({ name: 'agentes_read_model_swaps_total', help: 'New read-model builds swapped in while serving.', registers });
   const failedLoads = new Counter({ name: 'agentes_read_model_load_failures_total', help: 'Loads of a new read-model build that failed (the previous one kept serving).', registers });
@@ -131,6 +134,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
       child.observe(seconds);
     },
     tokens: { issued: () => issued.inc(), revoked: () => revoked.inc(), refused: () => refused.inc() },
+    fallback: { countedLocally: () => countedLocally.inc() },
     readModel: { swapped: () => swaps.inc(), failed: () => failedLoads.inc() },
     meterOperations: (operations) => operations.map((op) => (op.name !== 'search_pages' ? op : {
       ...op,

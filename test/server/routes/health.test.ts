@@ -99,6 +99,8 @@ test('readyz with Redis: connected and shared; Redis stopped → degraded, fallb
       assert.is((await ready(api)).status, 200, 'degraded is still in the pool: every process shares this Redis');
       const during = await scrape(api.running.metricsUrl!);
       assert.is(during.value('agentes_quota_fallback_active'), 1);
+      assert.ok(during.value('agentes_quota_fallback_hits_total') >= 1, 'the request during the outage counted in the process');
+      assert.is(before.value('agentes_quota_fallback_hits_total'), 0);
       assert.is(during.value('agentes_redis_connected', { redis: 'all' }), 0);
 
       await redis.start();
@@ -152,7 +154,8 @@ test('readyz while draining (SIGTERM): 503 draining on a connection still open, 
     probe.write('GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     // One whole exchange on another connection: the server has read the half request by then (loopback, one loop).
     assert.is((await request(`${api.origin}/healthz`)).status, 200);
-    closing = api.close();
+    // The default grace: the test helper's close(0) would cut the half request at once.
+    closing = api.running.close();
     probe.write('\r\n');
     const raw = await answer;
     assert.match(raw, /^HTTP\/1\.1 503 /);
