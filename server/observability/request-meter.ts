@@ -59,9 +59,8 @@ interface Cell {
 /** The response class of a metered listener: every response it makes is counted when it ends. */
 export function createRequestMeter(options: RequestMeterOptions): typeof http.ServerResponse {
   const cells = new Map<string, Cell>();
-  const requestsName = 'agentes_requests_total';
   new Counter({
-    name: requestsName,
+    name: 'agentes_requests_total',
     help: 'Responses sent, by transport (rest, mcp, web), operation and HTTP status.',
     labelNames: ['transport', 'operation', 'status'] as const,
     registers: [options.registry],
