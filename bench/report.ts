@@ -1,6 +1,6 @@
 /** The Markdown report of one run: machine, HTTP table, micro-benchmarks, build, target checks. */
 import type { BuildReport, BuildRun } from './build/run-build.ts';
-import type { HttpReport, HttpRow } from './http/run-http.ts';
+import { METRICS_ON, type HttpReport, type HttpRow } from './http/run-http.ts';
 import type { MachineInfo } from './lib/machine.ts';
 import { fmt, mb, median, table } from './lib/stats.ts';
 import type { MicroReport } from './micro/run-micro.ts';
@@ -27,14 +27,20 @@ function httpSection(http: HttpReport): string {
     ];
   });
   const m = http.memory;
+  const metered = http.rows.filter((r) => r.store === METRICS_ON && r.metricsCost !== undefined);
   return [
     `### HTTP: server vs bare node:http baseline`,
     '',
     `Load: ${http.tool}, 1 thread, ${http.connections} connections, loopback; ${http.rounds} rounds × ${http.seconds} s per row and target, `
-      + `baseline / memory / Redis in an order rotated each round; medians over rounds. Ratios are server ÷ baseline within each round.`,
+      + `baseline / memory / Redis (and, on the rows that have it, the memory-store server with metrics on) in an order rotated each round; medians over rounds. Ratios are server ÷ baseline within each round.`,
     '',
     table(['request', 'store', 'req/s', 'baseline req/s', 'ratio', 'p99 ms (server / baseline)', 'p99 ratio', 'CPU µs/req (server / baseline)', 'CPU ratio'], rows),
     '',
+    ...(metered.length === 0 ? [] : [
+      `Metrics on (\`METRICS_PORT\` set, memory store) against the same server with metrics off, paired within rounds (req/s on ÷ off; CPU per response off ÷ on): `
+        + metered.map((r) => `${r.scenario} **${fmt(r.metricsCost!.rps, 2)}** / CPU **${fmt(r.metricsCost!.cpu, 2)}**`).join(', ') + '.',
+      '',
+    ]),
     `CPU ratio = baseline CPU per response ÷ server CPU per response (from /proc): the req/s ratio each would reach with a core to itself, whatever else runs on the machine.`,
     '',
     `Server RSS, memory store: ${mb(m.memory.rssJustStarted)} as it starts listening, **${mb(m.memory.rssAtStart)}** after ${http.settleSeconds} s idle, `

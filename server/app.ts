@@ -10,6 +10,7 @@ import type { Store } from './stores/types.ts';
 import type { TokenService } from './auth/tokens.ts';
 import type { ModelHolder } from './read-model/types.ts';
 import type { Operation } from './operations/operation.ts';
+import type { Metrics } from './observability/metrics.ts';
 import { sendError } from './http/error-response.ts';
 
 export interface AppDeps {
@@ -22,6 +23,8 @@ export interface AppDeps {
   operations: readonly Operation[];
   /** Injected clock (ms since epoch) for tests of expiry. */
   clock: () => number;
+  /** The Prometheus metrics, when METRICS_PORT is set. */
+  metrics: Metrics | null;
 }
 
 export type Route = (app: Polka, deps: AppDeps) => void;

@@ -48,6 +48,8 @@ export interface Config {
   /** Set only when v1 is announced as deprecated (conformance.md §8). */
   deprecation: { deprecatedAt: Date; sunsetAt: Date } | null;
   logLevel: 'silent' | 'error' | 'info';
+  /** The Prometheus listener (METRICS_PORT, METRICS_HOST); null: no metrics listener. */
+  metrics: { port: number; host: string } | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -148,5 +150,6 @@ export function parseConfig(env: Env = process.env): Config {
     distDir: path.resolve(ROOT, env.DIST_DIR || 'dist'),
     deprecation: deprecatedAt && sunsetAt ? { deprecatedAt, sunsetAt } : null,
     logLevel,
+    metrics: env.METRICS_PORT ? { port: int(env, 'METRICS_PORT', 0, 0), host: env.METRICS_HOST || '127.0.0.1' } : null,
   };
 }

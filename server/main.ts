@@ -26,6 +26,12 @@ import { mcpRoute } from './routes/mcp.ts';
 import { siteFallback } from './routes/site.ts';
 import { answerClientErrors, createHostCheck } from './http/client-errors.ts';
 import { createHostPolicy } from './net/host.ts';
+import { quotaCounterOf } from './stores/fallback.ts';
+import { createMetrics } from './observability/metrics.ts';
+import { startMetricsListener } from './observability/listener.ts';
+import type { ReadinessDeps } from './observability/readiness.ts';
+import { createStoreState } from './observability/store-state.ts';
+import { createProbes } from './routes/health.ts';
 
 export interface StartOptions {
   store?: Store;
@@ -39,6 +45,8 @@ export interface StartOptions {
 export interface RunningServer {
   /** Where the server listens, e.g. http://127.0.0.1:40123 (not SITE_URL). */
   url: string;
+  /** Where the metrics listener listens (METRICS_PORT), or null without one. */
+  metricsUrl: string | null;
   server: http.Server;
   deps: AppDeps;
   /** Loads the read-model build `current` names now (SIGHUP); true when a new one was swapped in. */
@@ -63,10 +71,17 @@ const DRAIN_SWEEP_MS = 50;
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const log = options.log ?? createLogger(config.logLevel);
   const clock = options.clock ?? Date.now;
-  const store = options.store ?? (await createStore(config, { log, clock }));
-  const model = options.model ?? (await openModel(config, log, { watch: config.readModelWatch }));
-  const tokens = createTokenService({ store, config, clock, memory: createTokenMemory(clock) });
-  const deps: AppDeps = { config, log, store, tokens, model, clock, operations: options.operations ?? OPERATIONS };
+  const operations = options.operations ?? OPERATIONS;
+  // Metrics and readiness read the same state, once the store and the model exist.
+  const metrics = config.metrics ? createMetrics({ operations, state: () => state, clock }) : null;
+  const storeState = createStoreState({ roundTrip: metrics?.redisRoundTrip });
+  const store = options.store ?? (await createStore(config, { log, clock, observe: storeState.observe }));
+  const model = options.model ?? (await openModel(config, log, { watch: config.readModelWatch, ...(metrics ? { observer: metrics.readModel } : {}) }));
+  const counting = quotaCounterOf({ store, log, clock, observer: metrics?.fallback });
+  let draining = false;
+  const state: ReadinessDeps = { model, storeState, countingLocally: () => counting.local, draining: () => draining };
+  const tokens = createTokenService({ store, config, clock, memory: createTokenMemory(clock), ...(metrics ? { observer: metrics.tokens } : {}) });
+  const deps: AppDeps = { config, log, store, tokens, model, clock, metrics, operations: metrics ? metrics.meterOperations(operations) : operations };
 
   const app = createApp(deps, [oauthRoutes, identityRoute, discoveryRoutes, mcpRoute], siteFallback(deps));
   // The API is the hot path: it parses its own URL and catches its own errors, so it sits in
@@ -76,16 +91,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const isApi = (url: string) => url.startsWith(API_BASE)
     && (url.length === API_BASE.length || url[API_BASE.length] === '/' || url[API_BASE.length] === '?');
   const refusedForHost = createHostCheck(createHostPolicy(config));
-  let draining = false;
+  const probes = createProbes({ ...state, log });
+  const Base = metrics ? metrics.Response : http.ServerResponse;
   /** While draining, every answer (those in flight at the signal included) says `Connection: close`. */
-  class Response<Req extends http.IncomingMessage = http.IncomingMessage> extends http.ServerResponse<Req> {
+  class Response<Req extends http.IncomingMessage = http.IncomingMessage> extends (Base as typeof http.ServerResponse)<Req> {
     override writeHead(...args: any[]): this {
       if (draining) this.shouldKeepAlive = false;
       return (super.writeHead as (...a: unknown[]) => this)(...args);
     }
   }
   const server = http.createServer({ connectionsCheckingInterval: TIMEOUTS.checkMs, requireHostHeader: false, ServerResponse: Response }, (req, res) => {
-    if (refusedForHost(req, res)) return;
+    if (probes(req, res) || refusedForHost(req, res)) return;
     if (isApi(req.url ?? '/')) { api(req, res); return; }
     try {
       app.handler(req as never, res);
@@ -104,16 +120,21 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   });
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
+  const metricsListener = metrics && config.metrics
+    ? await startMetricsListener({ registry: metrics.registry, host: config.metrics.host, port: config.metrics.port, log })
+    : null;
 
   let closing: Promise<void> | null = null;
   const close = (graceMs = 10_000) => (closing ??= (async () => {
     draining = true;
+    const metricsClosed = metricsListener?.close();
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     // A kept-alive connection turns idle when its in-flight answer is sent: close it then.
     const sweep = setInterval(() => server.closeIdleConnections(), DRAIN_SWEEP_MS);
     const timer = setTimeout(() => server.closeAllConnections(), graceMs);
     await drained;
+    await metricsClosed;
     clearInterval(sweep);
     clearTimeout(timer);
     // What the caller passed in, the caller owns and closes.
@@ -122,5 +143,5 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   })());
 
   const reloadModel = () => (model.reload ? model.reload() : Promise.resolve(false));
-  return { url: `http://${host}:${port}`, server, deps, reloadModel, close };
+  return { url: `http://${host}:${port}`, metricsUrl: metricsListener?.url ?? null, server, deps, reloadModel, close };
 }

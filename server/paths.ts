@@ -18,3 +18,7 @@ export const INTROSPECT_PATH = '/oauth/introspect';
 
 /** RFC 9728 §3.1: the protected-resource metadata of a resource path, by path insertion. */
 export const protectedResourcePath = (resourcePath: string): string => `/.well-known/oauth-protected-resource${resourcePath}`;
+
+/** Liveness and readiness probes (routes/health.ts). */
+export const HEALTH_PATH = '/healthz';
+export const READY_PATH = '/readyz';

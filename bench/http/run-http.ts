@@ -3,7 +3,8 @@
  *
  * Processes: this one (autocannon), the baseline, and four real servers on a snapshot of the
  * current read model — memory store and Redis (a private redis-server), each once with the quota
- * limits raised (so the load measures 200s) and once with a quota of one request (the 429 row).
+ * limits raised (so the load measures 200s) and once with a quota of one request (the 429 row),
+ * and a fifth, the memory store with metrics on (METRICS_PORT), for the rows that ask for it.
  * Every round runs each row on the baseline and on both stores, in an order rotated from round to
  * round, so a change in machine load hits all three alike; ratios are taken within a round and
  * the median over rounds is reported.
@@ -22,6 +23,9 @@ import { redisRoundTrip, type RoundTrip } from './redis-round-trip.ts';
 import { capture, scenarios, type Scenario } from './scenarios.ts';
 
 export type Store = 'memory' | 'redis';
+/** The memory-store server with metrics on (METRICS_PORT set), measured on the rows that ask for it. */
+export const METRICS_ON = 'memory, metrics on';
+export type Server = Store | typeof METRICS_ON;
 
 export interface HttpOptions {
   rounds: number;
@@ -42,7 +46,13 @@ export interface Measured { rps: number; p50: number; p99: number; cpuUsPerReque
 export interface HttpRow {
   scenario: string;
   group: Scenario['group'];
-  store: Store;
+  store: Server;
+  /**
+   * With metrics on, against the same server with metrics off (memory store), paired within
+   * rounds, medians over rounds: req/s on ÷ off, and CPU per response off ÷ on (what the req/s
+   * ratio would be with a core to itself).
+   */
+  metricsCost?: { rps: number; cpu: number };
   /** The row this one must not cost more than. */
   twin?: string;
   /**
@@ -132,14 +142,15 @@ export async function runHttp(opts: HttpOptions): Promise<HttpReport> {
     opts.log(`http: bundling the server as npm start does, starting the servers (read model snapshot, redis ${redis.url})`);
     await bundleServer();
     const prof = (name: string) => (opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(opts.profileDir, name)}`] : []);
-    const [baseline, memory, redisMain, memoryLimited, redisLimited] = await Promise.all([
+    const [baseline, memory, redisMain, memoryLimited, redisLimited, metered] = await Promise.all([
       startBaseline(),
       startServer('server (memory)', raised, prof('server-memory')),
       startServer('server (redis)', { ...raised, REDIS_URL: redis.url, KEY_PREFIX: 'bench-main' }, prof('server-redis')),
       startServer('server (memory, quota used up)', limited, prof('server-memory-429')),
       startServer('server (redis, quota used up)', { ...limited, REDIS_URL: redis.url, KEY_PREFIX: 'bench-limited' }, prof('server-redis-429')),
+      startServer('server (memory, metrics on)', { ...raised, METRICS_PORT: '0' }, prof('server-memory-metrics')),
     ]);
-    children.push(baseline, memory, redisMain, memoryLimited, redisLimited);
+    children.push(baseline, memory, redisMain, memoryLimited, redisLimited, metered);
     const rssJustStarted = { memory: memory.memory().rss, redis: redisMain.memory().rss };
     // The model load's garbage is left to V8's memory reducer too: read "after start" once idle.
     opts.log(`http: ${SETTLE_MS / 1000} s idle, then the servers' memory after start`);
@@ -170,14 +181,15 @@ export async function runHttp(opts: HttpOptions): Promise<HttpReport> {
       plans.push({ scenario, requests: { memory: m, redis: r }, bodyBytes: captured.body.length });
     }
 
-    type Target = 'baseline' | Store;
+    type Target = 'baseline' | Server;
     type Run = LoadResult & { cpuUsPerRequest: number };
-    const targets: Target[] = ['baseline', 'memory', 'redis'];
+    const targetsOf = (plan: (typeof plans)[number]): Target[] =>
+      (plan.scenario.metrics ? ['baseline', 'memory', 'redis', METRICS_ON] : ['baseline', 'memory', 'redis']);
     const run = async (plan: (typeof plans)[number], target: Target, seconds: number): Promise<Run> => {
       const servers = serversOf(plan.scenario);
-      const child = target === 'baseline' ? baseline : servers[target];
+      const child = target === 'baseline' ? baseline : target === METRICS_ON ? metered : servers[target];
       const cpu = child.cpuSeconds();
-      const r = await load(child.url, target === 'baseline' ? plan.requests.memory : plan.requests[target], {
+      const r = await load(child.url, target === 'baseline' || target === METRICS_ON ? plan.requests.memory : plan.requests[target], {
         connections: opts.connections, seconds, tool: opts.tool, expectStatus: plan.scenario.expectStatus,
       });
       return { ...r, cpuUsPerRequest: ((child.cpuSeconds() - cpu) * 1e6) / r.count };
@@ -185,10 +197,10 @@ export async function runHttp(opts: HttpOptions): Promise<HttpReport> {
 
     if (opts.warmupSeconds > 0) {
       opts.log(`http: warm-up, ${opts.warmupSeconds} s per row and target`);
-      for (const plan of plans) for (const t of targets) await run(plan, t, opts.warmupSeconds);
+      for (const plan of plans) for (const t of targetsOf(plan)) await run(plan, t, opts.warmupSeconds);
     }
     const results = new Map<string, Record<Target, Run[]>>();
-    for (const plan of plans) results.set(plan.scenario.name, { baseline: [], memory: [], redis: [] });
+    for (const plan of plans) results.set(plan.scenario.name, { baseline: [], memory: [], redis: [], [METRICS_ON]: [] });
     // A row compared with its twin (the 429 with its 200) runs right after it on each target, so
     // the two are measured seconds apart under the same machine load and compared within a round.
     const groups: Array<typeof plans> = [];
@@ -200,13 +212,15 @@ export async function runHttp(opts: HttpOptions): Promise<HttpReport> {
     for (let round = 0; round < opts.rounds; round++) {
       opts.log(`http: round ${round + 1}/${opts.rounds} (load average ${os.loadavg()[0]!.toFixed(2)})`);
       for (const group of groups) {
+        const targets = targetsOf(group[0]!);
         const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
         for (const t of order) {
           // The twin's server (quota used up) sits idle through the other rows; V8 may have dropped
           // its compiled code meanwhile (bytecode flushing, memory reducer). Both rows of a pair
           // are warmed again right before they are measured, so they start alike.
-          if (group.length > 1 && opts.warmupSeconds > 0) for (const plan of group) await run(plan, t, opts.warmupSeconds);
-          for (const plan of group) results.get(plan.scenario.name)![t].push(await run(plan, t, opts.seconds));
+          const due = group.filter((plan) => targetsOf(plan).includes(t));
+          if (due.length > 1 && opts.warmupSeconds > 0) for (const plan of due) await run(plan, t, opts.warmupSeconds);
+          for (const plan of due) results.get(plan.scenario.name)![t].push(await run(plan, t, opts.seconds));
         }
       }
     }
@@ -222,14 +236,15 @@ export async function runHttp(opts: HttpOptions): Promise<HttpReport> {
     const report: HttpRow[] = [];
     for (const scenario of rows) {
       const plan = plans.find((p) => p.scenario === scenario);
-      for (const store of ['memory', 'redis'] as const) {
+      const servers: Server[] = scenario.metrics ? ['memory', 'redis', METRICS_ON] : ['memory', 'redis'];
+      for (const store of servers) {
         if (!plan) { report.push({ scenario: scenario.name, group: scenario.group, store, unavailable: scenario.unavailable ?? 'n/a' }); continue; }
         const r = results.get(scenario.name)!;
         const server = r[store];
         const base = r.baseline;
         const unexpected = server.reduce((n, x) => n + x.unexpected, 0);
         const twinOf = (twin: string, runs: Run[]) => {
-          const twinRuns = results.get(twin)?.[store];
+          const twinRuns = results.get(twin)?.[store as Store];
           return twinRuns === undefined
             ? { twin }
             : { twin, twinCpuRatio: median(runs.map((x, i) => x.cpuUsPerRequest / twinRuns[i]!.cpuUsPerRequest)) };
@@ -239,6 +254,12 @@ export async function runHttp(opts: HttpOptions): Promise<HttpReport> {
           group: scenario.group,
           store,
           ...(scenario.twin ? twinOf(scenario.twin, server) : {}),
+          ...(store === METRICS_ON ? {
+            metricsCost: {
+              rps: median(server.map((x, i) => x.rps / r.memory[i]!.rps)),
+              cpu: median(server.map((x, i) => r.memory[i]!.cpuUsPerRequest / x.cpuUsPerRequest)),
+            },
+          } : {}),
           server: measured(server),
           baseline: measured(base),
           rpsRatio: median(server.map((x, i) => x.rps / base[i]!.rps)),

@@ -24,6 +24,8 @@ export interface Scenario {
   unavailable?: string;
   /** The row this one must not cost more than (the 429 of a request vs its 200). */
   twin?: string;
+  /** Also measured on the memory-store server with metrics on (METRICS_PORT set). */
+  metrics?: boolean;
 }
 
 const get = (path: string): LoadRequest => ({ method: 'GET', path, headers: CLIENT_HEADERS });
@@ -132,11 +134,12 @@ function headerOf(flat: readonly string[], name: string): string | undefined {
 export function scenarios(pages: { longSlug: string; shortSlug: string }): Scenario[] {
   const search = (label: string, query: string, city?: string) =>
     fixed(`search_pages ${label}${city ? ` city=${city}` : ''}`, 'search', `${API}/search_pages?${q(city ? { query, city } : { query })}`);
-  const short = fixed(`read_page short (${pages.shortSlug})`, 'content', `${API}/read_page?${q({ url: pages.shortSlug })}`);
+  const withMetrics = (s: Scenario): Scenario => ({ ...s, metrics: true });
+  const short = withMetrics(fixed(`read_page short (${pages.shortSlug})`, 'content', `${API}/read_page?${q({ url: pages.shortSlug })}`));
   return [
-    fixed(`read_page long (${pages.longSlug})`, 'content', `${API}/read_page?${q({ url: pages.longSlug })}`),
+    withMetrics(fixed(`read_page long (${pages.longSlug})`, 'content', `${API}/read_page?${q({ url: pages.longSlug })}`)),
     short,
-    fixed('get_company_info', 'content', `${API}/get_company_info`),
+    withMetrics(fixed('get_company_info', 'content', `${API}/get_company_info`)),
     search('word "fontanero"', 'fontanero'),
     search('word "fontanero"', 'fontanero', 'madrid'),
     search('words+city "electricista urgente sevilla"', 'electricista urgente sevilla'),

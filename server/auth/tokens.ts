@@ -51,9 +51,11 @@ export interface TokenServiceOptions {
   config: Pick<Config, 'siteUrl' | 'baseUrl'>;
   clock: Clock;
   memory?: TokenMemory;
+  /** Told of each token issued, revoked, and presented but refused (unknown, expired or revoked). */
+  observer?: { issued(): void; revoked(): void; refused(): void };
 }
 
-export function createTokenService({ store, config, clock, memory }: TokenServiceOptions): TokenService {
+export function createTokenService({ store, config, clock, memory, observer }: TokenServiceOptions): TokenService {
   const nowSeconds = () => Math.floor(clock() / 1000);
 
   const lookup = async (hash: string): Promise<TokenInfo | null> => {
@@ -67,7 +69,7 @@ export function createTokenService({ store, config, clock, memory }: TokenServic
   };
 
   const verify = async (token: string): Promise<TokenInfo | null> => {
-    if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) return null;
+    if (token.length === 0 || token.length > MAX_TOKEN_LENGTH) { observer?.refused(); return null; }
     const hash = sha256(token);
     let info: TokenInfo | null;
     try {
@@ -78,7 +80,7 @@ export function createTokenService({ store, config, clock, memory }: TokenServic
       return kept;
     }
     if (info) memory?.keep(hash, info);
-    else memory?.forget(hash);
+    else { memory?.forget(hash); observer?.refused(); }
     return info;
   };
 
@@ -90,6 +92,7 @@ export function createTokenService({ store, config, clock, memory }: TokenServic
       const iat = nowSeconds();
       const stored: StoredToken = { client_id: clientId, scope: scopeString(scope), iat, exp: iat + TOKEN_TTL_SECONDS };
       await store.set(tokenKey(access_token), JSON.stringify(stored), TOKEN_TTL_SECONDS);
+      observer?.issued();
       return {
         access_token,
         info: { client_id: clientId, scope: SCOPES.filter((s) => scope.includes(s)), iat, exp: stored.exp },
@@ -102,6 +105,7 @@ export function createTokenService({ store, config, clock, memory }: TokenServic
         const hash = sha256(token);
         await store.del(hashKey(hash));
         memory?.forget(hash);
+        observer?.revoked();
       }
     },
 

@@ -44,6 +44,7 @@ import { sendJson } from '../http/json.ts';
 import { versionHeaderList } from '../api-headers.ts';
 import { createPipeline, newCall } from '../pipeline/index.ts';
 import { MCP_PATH } from '../paths.ts';
+import { labelOperation, mcpOperationOf } from '../observability/operation-label.ts';
 import { ExchangeTransport, type ExchangeAnswer } from './exchange-transport.ts';
 import { sendJsonRpcError } from './http-errors.ts';
 import { asksForResources, checkMessage, surelyInitialized, surelyStateless } from './revisions.ts';
@@ -152,6 +153,7 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
       return;
     }
     const checked = checkMessage(await readBody(req, MCP_BODY_LIMIT), header(req, 'mcp-protocol-version'));
+    if ('message' in checked) labelOperation(res, mcpOperationOf(checked.message));
     if ('refusal' in checked) {
       const { status, id, code, message } = checked.refusal;
       sendJson(res, status, JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }));

@@ -50,7 +50,16 @@ export const quotaKey = (s: QuotaSubject) => 'rl:' + s.policy + ':' + s.id;
 const wait = (seconds: number) => (seconds === 1 ? '1 segundo' : `${seconds} segundos`);
 const per = (windowSeconds: number) => (windowSeconds === 60 ? 'por minuto' : `cada ${windowSeconds} segundos`);
 
-export function createQuotaStep(deps: { config: Pick<Config, 'rateLimit' | 'siteUrl'>; store: Store; log: Logger; clock?: Clock }): QuotaStep {
+export interface QuotaStepDeps {
+  config: Pick<Config, 'rateLimit' | 'siteUrl'>;
+  store: Store;
+  log: Logger;
+  clock?: Clock;
+  /** Told of every call refused for its window. */
+  metrics?: { quotaRefused(policy: QuotaPolicy): void } | null;
+}
+
+export function createQuotaStep(deps: QuotaStepDeps): QuotaStep {
   const counter = quotaCounterOf(deps);
   const { anonymous, identified, windowSeconds } = deps.config.rateLimit;
   const siteUrl = deps.config.siteUrl;
@@ -89,6 +98,10 @@ export function createQuotaStep(deps: { config: Pick<Config, 'rateLimit' | 'site
       pushRateLimitHeaders(headers, q, policyValue);
       return q;
     }),
-    refusal: (q) => (q.used > q.limit ? rateLimited(q) : null),
+    refusal: (q) => {
+      if (q.used <= q.limit) return null;
+      deps.metrics?.quotaRefused(q.policy);
+      return rateLimited(q);
+    },
   };
 }

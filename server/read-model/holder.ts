@@ -43,6 +43,8 @@ export type ModelConfig = Pick<Config, 'siteUrl' | 'readModelDir' | 'readPageMax
 export interface OpenModelOptions {
   /** Follow new builds published while running (default true). */
   watch?: boolean;
+  /** Told of each new build swapped in and of each reload that failed (the old model stays). */
+  observer?: { swapped(): void; failed(): void };
 }
 
 export interface OpenedModel extends ModelHolder {
@@ -94,6 +96,7 @@ export async function openModel(config: ModelConfig, log: Logger, options: OpenM
     model = next;
     buildId = id;
     retire(old);
+    options.observer?.swapped();
     log.info('read model swapped', { build_id: id, pages: next.pages.length });
     return true;
   };
@@ -114,7 +117,10 @@ export async function openModel(config: ModelConfig, log: Logger, options: OpenM
           failure = err;
         }
       } while (again && !closed);
-      if (failed) throw failure;
+      if (failed) {
+        options.observer?.failed();
+        throw failure;
+      }
       return swapped;
     })().finally(() => { running = null; });
     return running;

@@ -41,13 +41,16 @@ export interface QuotaCounterDeps {
   log: Logger;
   /** Clock of the local windows (the store keeps the time of the shared ones). */
   clock?: Clock;
+  /** Told of each hit counted in this process because the store was unavailable. */
+  observer?: { countedLocally(): void } | undefined;
 }
 
 const counters = new WeakMap<Store, QuotaCounter>();
 
 /**
  * The counter of `deps.store`: one per store, so every caller in the process (REST API, MCP)
- * shares the same local windows during an outage, as they share the store's otherwise.
+ * shares the same local windows during an outage, as they share the store's otherwise. The first
+ * call makes it, with its `deps` (the server's composition makes it first, with its observer).
  */
 export function quotaCounterOf(deps: QuotaCounterDeps): QuotaCounter {
   let counter = counters.get(deps.store);
@@ -76,6 +79,7 @@ export function createQuotaCounter(deps: QuotaCounterDeps): QuotaCounter {
   };
   const countLocally = (err: unknown, mine: WindowCount, windowSeconds: number): WindowCount => {
     if (!(err instanceof StoreUnavailableError)) throw err;
+    deps.observer?.countedLocally();
     distrustUntil = Math.max(distrustUntil, now() + windowSeconds * 1000);
     if (!local) {
       local = true;

@@ -88,6 +88,18 @@ export interface RedisStoreOptions {
   log: Logger;
   /** What this Redis keeps: everything, or only the counters or only clients and tokens (split.ts). */
   holds?: 'all' | 'counters' | 'credentials';
+  /** Told of the connection and the circuit breaker as they change, and of each answer's round trip. */
+  observer?: RedisObserver;
+}
+
+/** What a Redis store tells as it runs: health probes and metrics read its state from it, with no command of their own. */
+export interface RedisObserver {
+  /** The connection is ready (true) or lost (false). */
+  connection(ready: boolean): void;
+  /** The circuit breaker opened (a command missed its deadline) or closed (a command answered). */
+  breaker(open: boolean): void;
+  /** A command answered, after this many seconds. */
+  roundTrip(seconds: number): void;
 }
 
 /**
@@ -139,9 +151,11 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
   // One log line per outage, not one per failed reconnection attempt; an expected failure (refused,
   // reset, unreachable, timed out) by its message, without a stack.
   let down = false;
+  const observer = options.observer;
   client.on('error', (err: Error) => {
     if (down) return;
     down = true;
+    observer?.connection(false);
     if (EXPECTED_SOCKET_ERROR.test(`${(err as { code?: string }).code ?? ''} ${err.message}`)) log.error(`redis connection error: ${err.message}`);
     else log.error('redis connection error', err);
   });
@@ -151,7 +165,9 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
   const policyState = { unreadable: false };
   const holdsCredentials = (options.holds ?? 'all') !== 'counters';
   client.on('ready', () => {
+    if (openUntil !== 0) observer?.breaker(false);
     openUntil = 0;
+    observer?.connection(true);
     const reconnected = connectedOnce;
     connectedOnce = true;
     if (down) { down = false; log.info('redis connection restored'); }
@@ -177,6 +193,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
       if (!p.done) {
         if (p.deadline > now) break;
         p.done = true;
+        if (openUntil === 0) observer?.breaker(true);
         openUntil = now + BREAKER_MS;
         p.reject(new StoreUnavailableError(`Redis did not answer within ${COMMAND_DEADLINE_MS} ms`));
       }
@@ -195,10 +212,15 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
     return new Promise<T>((resolve, reject) => {
       const entry: Pending = { deadline: now + COMMAND_DEADLINE_MS, done: false, reject };
       pending.push(entry);
+      const sent = observer ? performance.now() : 0;
       (client.sendCommand(args) as Promise<T>).then(
         (value) => {
           if (entry.done) return;
           entry.done = true;
+          if (observer) {
+            observer.roundTrip((performance.now() - sent) / 1000);
+            if (openUntil !== 0) observer.breaker(false);
+          }
           openUntil = 0;
           resolve(value);
         },

@@ -36,4 +36,11 @@ test('API_DEPRECATED_AT and API_SUNSET_AT: full ISO dates only', () => {
   }
 });
 
+test('METRICS_PORT: unset, no metrics listener; set, on loopback unless METRICS_HOST says otherwise', () => {
+  assert.is(parseConfig({}).metrics, null);
+  assert.equal(parseConfig({ METRICS_PORT: '9464' }).metrics, { port: 9464, host: '127.0.0.1' });
+  assert.equal(parseConfig({ METRICS_PORT: '0', METRICS_HOST: '0.0.0.0' }).metrics, { port: 0, host: '0.0.0.0' });
+  for (const bad of ['x', '-1', '1.5']) assert.throws(() => parseConfig({ METRICS_PORT: bad }), /METRICS_PORT/, bad);
+});
+
 test.run();
