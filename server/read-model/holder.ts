@@ -31,6 +31,7 @@ import { makeRepresentation } from '../compression.ts';
 import { ManifestSchema, ReadModelPageSchema, type Manifest } from '../schemas/read-model.ts';
 import { COMPANY_SECTIONS, CompanyInfoSchema, type CompanySection, type Page, type Section } from '../schemas/resources.ts';
 import { openSearch } from '../search/index.ts';
+import { cursorKey } from '../search/cursor.ts';
 import { headingText } from '../search/plain-text.ts';
 import { buildPath, POINTER_FILE, readPointer } from './pointer.ts';
 import { partAt, sectionsOf, type Part } from './parts.ts';
@@ -38,7 +39,7 @@ import { Lru } from '../search/lru.ts';
 import { FILES_AT_ONCE, mapLimit, retryOnShortage } from './file-pressure.ts';
 import type { LoadedModel, LoadedPage, ModelHolder, Representation } from './types.ts';
 
-export type ModelConfig = Pick<Config, 'siteUrl' | 'readModelDir' | 'readPageMaxChars'>;
+export type ModelConfig = Pick<Config, 'siteUrl' | 'readModelDir' | 'readPageMaxChars' | 'cursorSecret'>;
 
 export interface OpenModelOptions {
   /** Follow new builds published while running (default true). */
@@ -215,7 +216,7 @@ export async function loadModel(config: ModelConfig, buildDir: string): Promise<
   }));
 
   const searchPages = new Map(pages.map((p) => [p.path, { title: p.title, url: p.url, city: p.city, description: p.description, headings: headingText(p.markdown) }] as const));
-  const search = await openSearch(path.join(buildDir, 'search'), searchPages);
+  const search = await openSearch(path.join(buildDir, 'search'), searchPages, cursorKey(config.cursorSecret, manifest.content_id));
   const siteDir = path.join(buildDir, 'site');
   const hasSite = await fsp.access(path.join(siteDir, 'index.html')).then(() => true, () => false);
   return {

@@ -11,8 +11,11 @@
 import { z } from 'zod';
 import { CitySlugSchema } from './cities.ts';
 
-/** 2: `search/` holds the compiled search lexicon and the real-words filters, which the server needs. */
-export const READ_MODEL_SCHEMA_VERSION = 2;
+/**
+ * 2: `search/` holds the compiled search lexicon and the real-words filters, which the server needs.
+ * 3: the manifest names the build's content (`content_id`), from which cursors are signed.
+ */
+export const READ_MODEL_SCHEMA_VERSION = 3;
 
 export const PAGE_KINDS = ['home', 'service', 'city', 'service-city', 'guide', 'info'] as const;
 
@@ -36,6 +39,11 @@ export const ReadModelPageSchema = z.object({
 export const ManifestSchema = z.object({
   schema_version: z.literal(READ_MODEL_SCHEMA_VERSION),
   build_id: z.string().regex(/^[A-Za-z0-9_-]+$/),
+  /**
+   * SHA-256 hex of what the build serves (build-scripts/content-id.ts): the same content built
+   * anywhere has the same id, whatever its `build_id` and `created_at`.
+   */
+  content_id: z.string().regex(/^[0-9a-f]{64}$/),
   created_at: z.iso.datetime(),
   site_url: z.url(),
   counts: z.object({

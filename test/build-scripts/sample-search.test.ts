@@ -22,7 +22,7 @@ let buildDir: string;
 search.before(async () => {
   const config = parseConfig();
   buildDir = await builtReadModel();
-  model = await loadModel({ siteUrl: config.siteUrl, readModelDir: config.readModelDir, readPageMaxChars: config.readPageMaxChars }, buildDir);
+  model = await loadModel(config, buildDir);
 });
 search.after(async () => { await model?.search.close(); });
 

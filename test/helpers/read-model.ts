@@ -9,6 +9,7 @@ import { rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { contentId } from '../../build-scripts/content-id.ts';
 import { createManifest } from '../../build-scripts/manifest.ts';
 import { buildSearchIndex } from '../../build-scripts/pagefind/search-index.ts';
 import { buildPath, writePointer } from '../../server/read-model/pointer.ts';
@@ -139,7 +140,8 @@ export async function createReadModel(options: FixtureOptions = {}): Promise<Rea
   await Promise.all(pages.map((p) => writeJson(path.join(buildDir, 'pages', `${p.slug}.json`), p)));
   await Promise.all(COMPANY_SECTIONS.map((s) => writeJson(path.join(buildDir, 'company', `${s}.json`), company[s])));
   await buildSearchIndex({ pages, outDir: path.join(buildDir, 'search'), siteUrl });
-  const manifest = createManifest({ buildId, siteUrl, pages, timings: {} });
+  const id = await contentId({ siteUrl, pages, company, searchDir: path.join(buildDir, 'search') });
+  const manifest = createManifest({ buildId, contentId: id, siteUrl, pages, timings: {} });
   await writeJson(path.join(buildDir, 'manifest.json'), manifest);
   await writePointer(dir, buildId);
 

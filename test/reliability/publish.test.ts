@@ -41,7 +41,7 @@ const buildOptions = (site: FixtureSite): BuildOptions => ({
 
 /** What a build answers, computed in this process from its folder: the oracle for the servers' answers. */
 async function expectedAnswers(site: FixtureSite, buildId: string): Promise<Map<string, string>> {
-  const config: ModelConfig = { siteUrl: SITE_URL, readModelDir: site.outDir, readPageMaxChars: 20_000 };
+  const config: ModelConfig = { siteUrl: SITE_URL, readModelDir: site.outDir, readPageMaxChars: 20_000, cursorSecret: '' };
   const model = await loadModel(config, buildPath(site.outDir, buildId));
   try {
     const out = new Map<string, string>();

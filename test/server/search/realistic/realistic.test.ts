@@ -27,7 +27,7 @@ let heldOut: Report;
 
 realistic.before(async () => {
   const config = parseConfig();
-  model = await loadModel({ siteUrl: config.siteUrl, readModelDir: config.readModelDir, readPageMaxChars: config.readPageMaxChars }, await builtReadModel());
+  model = await loadModel(config, await builtReadModel());
   report = await evaluate(model.search);
   heldOut = await evaluate(model.search, loadHeldOut());
   for (const g of [...report.groups, report.total, { ...heldOut.total, group: 'held-out' }]) {
