@@ -47,6 +47,11 @@ export interface Config {
    * '' when unset: cursors then bind the content alone, and need no secret to be shared.
    */
   cursorSecret: string;
+  /**
+   * READ_MODEL_CACHE_MB: the budget of the hot set of page representations per loaded build
+   * (read-model/page-store.ts); pages beyond it are read from the build's files when asked for.
+   */
+  readModelCacheBytes: number;
   /** Follow new read-model builds by watching `current` (READ_MODEL_WATCH=off: only on SIGHUP). */
   readModelWatch: boolean;
   distDir: string;
@@ -157,6 +162,7 @@ export function parseConfig(env: Env = process.env): Config {
     readPageMaxChars: int(env, 'READ_PAGE_MAX_CHARS', 20000, 1000),
     readModelDir: path.resolve(ROOT, env.READ_MODEL_DIR || 'var/read-model'),
     cursorSecret: cursorSecret(env),
+    readModelCacheBytes: int(env, 'READ_MODEL_CACHE_MB', 64, 0) * 1024 * 1024,
     readModelWatch: watch === 'on',
     distDir: path.resolve(ROOT, env.DIST_DIR || 'dist'),
     deprecation: deprecatedAt && sunsetAt ? { deprecatedAt, sunsetAt } : null,

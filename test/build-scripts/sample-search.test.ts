@@ -24,7 +24,7 @@ search.before(async () => {
   buildDir = await builtReadModel();
   model = await loadModel(config, buildDir);
 });
-search.after(async () => { await model?.search.close(); });
+search.after(async () => { await model?.close(); });
 
 const pathOf = (url: string) => new URL(url).pathname;
 async function paths(query: string, extra: Record<string, unknown> = {}): Promise<string[]> {
