@@ -4,6 +4,7 @@ import { METRICS_ON, type HttpReport, type HttpRow } from './http/run-http.ts';
 import type { MachineInfo } from './lib/machine.ts';
 import { fmt, mb, median, table } from './lib/stats.ts';
 import type { MicroReport } from './micro/run-micro.ts';
+import type { LargeReport } from './large/run-large.ts';
 import type { Check } from './targets.ts';
 
 export interface Results {
@@ -12,6 +13,7 @@ export interface Results {
   http?: HttpReport;
   micro?: MicroReport;
   build?: BuildReport;
+  large?: LargeReport;
   checks: Check[];
   minutes: number;
 }
@@ -128,6 +130,23 @@ function buildSection(build: BuildReport): string {
   return out.join('\n');
 }
 
+function largeSection(large: LargeReport): string {
+  return [
+    '### Large sites',
+    '',
+    `Generated sites (bench/build/generate-site.ts), read-model stage, then the server as \`npm start\` runs it (hot set ${fmt(large.cacheMb)} MB). `
+      + 'Cold read_page: 500 pages never asked for before, one request at a time over loopback HTTP. Search: the micro section\'s realistic Zipf mix, in-process, '
+      + '5,000 calls. Publish: a second build of the same pages pointed to while wrk reads a page.',
+    '',
+    table(['pages', 'read-model stage', 'peak RSS (build + Pagefind)', 'ready', 'RSS after start', 'RSS after load', 'cold read_page p50 / p99', 'search p50 / p99', 'swap', 'failed during swap'],
+      large.runs.map((r) => [
+        fmt(r.pages), `${fmt(r.buildMs / 1000, 1)} s`, mb(r.buildPeakTreeRss), `${fmt(r.readyMs / 1000, 2)} s`, mb(r.rssAtStart), mb(r.rssAfterLoad),
+        `${fmt(r.coldP50Ms, 2)} / ${fmt(r.coldP99Ms, 2)} ms`, `${fmt(r.searchP50Ms, 2)} / ${fmt(r.searchP99Ms, 2)} ms`,
+        `${fmt(r.swapMs / 1000, 2)} s`, `${fmt(r.swapFailed)} of ${fmt(r.swapAnswers)}`,
+      ])),
+  ].join('\n');
+}
+
 function checkSection(list: readonly Check[]): string {
   return [
     '### Targets',
@@ -145,6 +164,7 @@ export function renderReport(r: Results): string {
   if (r.http) parts.push(httpSection(r.http));
   if (r.micro) parts.push(microSection(r.micro));
   if (r.build) parts.push(buildSection(r.build));
+  if (r.large) parts.push(largeSection(r.large));
   parts.push(checkSection(r.checks));
   return parts.join('\n\n') + '\n';
 }

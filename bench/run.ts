@@ -2,13 +2,15 @@
  * `npm run bench [-- options]`: the performance benchmarks of issue 8 (see BENCHMARKS.md).
  * Sections: http (real server vs a bare node:http baseline, memory store and Redis), micro
  * (tinybench and per-call workloads of the hot functions), build (`npm run build`, and the
- * read-model stage on a generated large site). Prints a Markdown report; `--check` exits 1 when a
+ * read-model stage on a generated large site), large (10,000- and 100,000-page sites: the build,
+ * the server's start, memory, cold reads, search and a publish under load). Prints a Markdown report; `--check` exits 1 when a
  * figure misses its target, naming it. Not part of `npm test`.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { runBuild, type BuildReport } from './build/run-build.ts';
 import { runHttp, type HttpReport } from './http/run-http.ts';
+import { runLarge, type LargeReport } from './large/run-large.ts';
 import { pickTool } from './http/load.ts';
 import { parseArgs, USAGE } from './lib/args.ts';
 import { loadNow, machineInfo } from './lib/machine.ts';
@@ -37,10 +39,12 @@ async function main(argv: string[]): Promise<number> {
   let http: HttpReport | undefined;
   let micro: MicroReport | undefined;
   let build: BuildReport | undefined;
+  let large: LargeReport | undefined;
   // The build section first: it creates ~70,000 files, which on ext4 without a journal costs far
   // more within half a minute of other files' deletion (BENCHMARKS.md note 4), and the sections
   // before it would leave it theirs; the files it deletes at its end cost the others nothing.
   if (args.sections.has('build')) build = await runBuild({ pages: args.pages, ...(profileDir ? { profileDir } : {}), log });
+  if (args.sections.has('large')) large = await runLarge({ sizes: args.largePages, tool: await pickTool(args.tool), seconds: args.seconds, log });
   if (args.sections.has('micro')) micro = await runMicro({ quick: args.quick, log });
   if (args.sections.has('http')) {
     const tool = await pickTool(args.tool);
@@ -52,9 +56,9 @@ async function main(argv: string[]): Promise<number> {
   }
 
   machine.loadEnd = loadNow();
-  const list = checks({ http, micro, build });
+  const list = checks({ http, micro, build, large });
   const report = renderReport({
-    machine, http, micro, build, checks: list,
+    machine, http, micro, build, large, checks: list,
     command: ['npm run bench', ...(argv.length ? ['--', ...argv] : [])].join(' '),
     minutes: (performance.now() - started) / 60_000,
   });

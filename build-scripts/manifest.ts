@@ -4,6 +4,8 @@ import { COMPANY_SECTIONS } from '../server/schemas/resources.ts';
 
 export function createManifest(opts: {
   buildId: string;
+  /** build-scripts/content-id.ts */
+  contentId: string;
   siteUrl: string;
   pages: readonly Pick<ReadModelPage, 'kind'>[];
   timings: Record<string, number>;
@@ -13,6 +15,7 @@ export function createManifest(opts: {
   return ManifestSchema.parse({
     schema_version: READ_MODEL_SCHEMA_VERSION,
     build_id: opts.buildId,
+    content_id: opts.contentId,
     created_at: (opts.createdAt ?? new Date()).toISOString(),
     site_url: opts.siteUrl,
     counts: {

@@ -17,6 +17,7 @@ import { buildPath, BUILDS_DIR } from '../server/read-model/pointer.ts';
 import type { Manifest } from '../server/schemas/read-model.ts';
 import { COMPANY_SECTIONS } from '../server/schemas/resources.ts';
 import { newBuildId } from './build-id.ts';
+import { contentId } from './content-id.ts';
 import type { BuildContext, ProgressEvent } from './context.ts';
 import { BuildError, messageOf } from './errors.ts';
 import { acquireLock } from './lock.ts';
@@ -143,7 +144,7 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
     const crawled = await stage('crawl', (c) => crawl(c), (r) => `${r.pages.length} pages`);
     const metas = await stage('extract', (c) => extract(c, crawled.pages), (r) => `${r.length} pages`);
     const pages = readModelPages(crawled.pages, metas);
-    await stage('company', (c) => company(c, pages), () => `${COMPANY_SECTIONS.length} sections`);
+    const sections = await stage('company', (c) => company(c, pages), () => `${COMPANY_SECTIONS.length} sections`);
     await sideBySide(
       () => stage('search', (c) => search(c, pages), (r) => `${r.indexed} pages indexed`),
       () => stage('site', (c) => copySite(c), (r) => `${r.files} files staged, ${r.siblings} gzip/brotli siblings written`),
@@ -153,7 +154,8 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
       },
     );
 
-    const manifest = createManifest({ buildId, siteUrl, pages, timings: inStageOrder(timings) });
+    const id = await contentId({ siteUrl, pages, company: sections, searchDir: path.join(stagingDir, 'search') });
+    const manifest = createManifest({ buildId, contentId: id, siteUrl, pages, timings: inStageOrder(timings) });
     const published = await stage('publish', (c) => publish(c, manifest), (r) =>
       `current → ${buildId}${r.removed.length ? `, removed ${r.removed.length} old build(s)` : ''}`);
     return {

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Representation } from './read-model/types.ts';
+import { createLimiter } from './read-model/file-pressure.ts';
 
 /** Below this, compression saves less than a TCP segment and costs a round of CPU. */
 export const COMPRESS_MIN_BYTES = 1024;
@@ -36,26 +37,12 @@ export function brotliWindowBits(size: number): number {
 }
 
 /**
- * Load-time compressions running at once. A model load asks for every page at once; unbounded,
- * hundreds of encoders are alive together (measured: a 750 MB RSS peak loading the 411-page
- * sample site, and the memory is not returned afterwards).
+ * Representations compressed at once. Many cold pages asked for together would otherwise keep
+ * hundreds of encoders alive together (measured when every page was prepared at load: a 750 MB
+ * RSS peak on the 411-page sample site, and the memory is not returned afterwards).
  */
 const LOAD_CONCURRENCY = 4;
-let active = 0;
-const waiting: Array<() => void> = [];
-
-async function bounded<T>(run: () => Promise<T>): Promise<T> {
-  // A finishing job hands its slot straight to the next waiter.
-  if (active >= LOAD_CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve));
-  else active++;
-  try {
-    return await run();
-  } finally {
-    const next = waiting.shift();
-    if (next) next();
-    else active--;
-  }
-}
+const bounded = createLimiter(LOAD_CONCURRENCY);
 
 /** Strong ETag of a body: its SHA-256, base64url, cut to 128 bits. */
 export function strongEtag(body: Buffer | string): string {

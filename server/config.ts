@@ -42,6 +42,16 @@ export interface Config {
   /** read_page cuts Markdown longer than this many characters at a paragraph boundary. */
   readPageMaxChars: number;
   readModelDir: string;
+  /**
+   * CURSOR_SECRET: signs search_pages cursors with the build's content id (search/cursor.ts).
+   * '' when unset: cursors then bind the content alone, and need no secret to be shared.
+   */
+  cursorSecret: string;
+  /**
+   * READ_MODEL_CACHE_MB: the budget of the hot set of page representations per loaded build
+   * (read-model/page-store.ts); pages beyond it are read from the build's files when asked for.
+   */
+  readModelCacheBytes: number;
   /** Follow new read-model builds by watching `current` (READ_MODEL_WATCH=off: only on SIGHUP). */
   readModelWatch: boolean;
   distDir: string;
@@ -119,6 +129,13 @@ function trustList(env: Env): string[] {
   return entries;
 }
 
+/** At least 16 characters when set: a short secret would be guessed from one cursor. */
+function cursorSecret(env: Env): string {
+  const raw = env.CURSOR_SECRET ?? '';
+  if (raw !== '' && raw.length < 16) throw new Error('CURSOR_SECRET must be at least 16 characters (or unset)');
+  return raw;
+}
+
 export function parseConfig(env: Env = process.env): Config {
   const siteUrl = parseSiteUrl(env.SITE_URL);
   const deprecatedAt = date(env, 'API_DEPRECATED_AT');
@@ -146,6 +163,8 @@ export function parseConfig(env: Env = process.env): Config {
     },
     readPageMaxChars: int(env, 'READ_PAGE_MAX_CHARS', 20000, 1000),
     readModelDir: path.resolve(ROOT, env.READ_MODEL_DIR || 'var/read-model'),
+    cursorSecret: cursorSecret(env),
+    readModelCacheBytes: int(env, 'READ_MODEL_CACHE_MB', 64, 0) * 1024 * 1024,
     readModelWatch: watch === 'on',
     distDir: path.resolve(ROOT, env.DIST_DIR || 'dist'),
     deprecation: deprecatedAt && sunsetAt ? { deprecatedAt, sunsetAt } : null,

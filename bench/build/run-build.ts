@@ -42,7 +42,7 @@ export interface BuildReport {
 
 const TIME = '/usr/bin/time';
 
-interface Measured {
+export interface Measured {
   code: number; stdout: string; stderr: string; wallMs: number;
   /** Largest resident set of one process of the tree (/usr/bin/time). */
   peakRss: number;
@@ -56,7 +56,7 @@ interface Measured {
 const SAMPLE_MS = 200;
 
 /** Runs node with `args`, under `/usr/bin/time -v` when present, and reads its peak RSS and CPU. */
-async function measure(args: string[], env: Record<string, string>): Promise<Measured> {
+export async function measure(args: string[], env: Record<string, string>): Promise<Measured> {
   const timed = fs.existsSync(TIME);
   const [cmd, argv] = timed ? [TIME, ['-v', process.execPath, ...args]] : [process.execPath, args];
   const started = performance.now();

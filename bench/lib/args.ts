@@ -9,6 +9,8 @@ export interface BenchArgs {
   connections: number;
   /** Pages of the generated site for the read-model benchmark. */
   pages: number;
+  /** Sizes of the large-sites section, in pages. */
+  largePages: number[];
   /** Exit non-zero when a measured figure misses its target. */
   check: boolean;
   /** Only the HTTP rows whose name matches. */
@@ -22,7 +24,7 @@ export interface BenchArgs {
   quick: boolean;
 }
 
-export const SECTIONS = ['http', 'micro', 'build'] as const;
+export const SECTIONS = ['http', 'micro', 'build', 'large'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export const USAGE = `npm run bench -- [options]
@@ -34,6 +36,7 @@ export const USAGE = `npm run bench -- [options]
   --warmup S           warm-up seconds per HTTP row and target (default 1)
   --connections N      concurrent connections (default 10)
   --pages N            pages of the generated site for the read-model stage (default 10000)
+  --large-pages N,M    sizes of the large-sites section (default 10000,100000; --quick: 2000)
   --filter REGEX       only the HTTP rows whose name matches
   --tool wrk|autocannon  load generator (default: wrk when installed)
   --out FILE           also write the Markdown report to FILE
@@ -48,6 +51,7 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     warmupSeconds: 1,
     connections: 10,
     pages: quick ? 2000 : 10_000,
+    largePages: quick ? [2000] : [10_000, 100_000],
     check: false,
     quick,
   };
@@ -76,6 +80,12 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
       case '--warmup': args.warmupSeconds = Math.round(number(i++, 0)); break;
       case '--connections': args.connections = Math.round(number(i++, 1)); break;
       case '--pages': args.pages = Math.round(number(i++, 500)); break;
+      case '--large-pages': {
+        const sizes = value(i++).split(',').map(Number);
+        if (sizes.some((n) => !Number.isInteger(n) || n < 500)) throw new Error(`--large-pages: whole numbers ≥ 500, comma-separated\n${USAGE}`);
+        args.largePages = sizes;
+        break;
+      }
       case '--filter': args.filter = new RegExp(value(i++)); break;
       case '--tool': {
         const t = value(i++);

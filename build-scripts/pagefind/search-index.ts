@@ -8,7 +8,6 @@
  * The title goes in as `meta.title`, which Pagefind 1.6 also ranks (a title match outweighs a
  * body mention), so the heading weighting `addHTMLFile` would add is not lost.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -268,7 +267,6 @@ export async function buildSearchIndex(opts: {
   const sidecar: Sidecar = {
     format: SIDECAR_FORMAT,
     site_url: siteUrl,
-    cursor_key: randomBytes(32).toString('base64url'),
     pages: ids.map(([id, url]) => {
       const text = texts.get(url);
       if (text === undefined) throw new Error(`pagefind returned a page that was not added: ${url}`);

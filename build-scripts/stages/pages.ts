@@ -2,22 +2,17 @@
  * Pages: each page's Markdown (converted by the crawl's workers from the same parse, see
  * tasks/page-read.ts and build-scripts/markdown/), hashed with its title, makes the read-model page
  * (`readModelPages`; a page whose conversion failed fails here, named), written as
- * `pages/<slug>.json` (`writePages`). The pipeline writes them beside the search and site
+ * `pages/<slug>.json`, packed into `pages.pack` and indexed in `pages.ndjson` (`writePages`, page-index.ts). The pipeline writes them beside the search and site
  * stages, which need only the pages in memory: written first, they would keep a core idle
  * (BENCHMARKS.md note 6).
  */
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { BuildContext, CrawledPage, PageMeta, ReadModelPage } from '../context.ts';
 import { BuildError, messageOf } from '../errors.ts';
 import { inSlices } from '../slices.ts';
+import { createPageWriter } from '../page-index.ts';
+import { pageHash } from '../../server/read-model/page-hash.ts';
 
 export const STAGE = 'pages';
-
-export function pageHash(title: string, markdown: string): string {
-  return createHash('sha256').update(`${title}\n${markdown}`).digest('hex');
-}
 
 function toPage(meta: PageMeta, markdown: string): ReadModelPage {
   const { hasH1: _hasH1, ...fields } = meta;
@@ -33,14 +28,14 @@ export function readModelPages(crawled: CrawledPage[], metas: PageMeta[]): ReadM
 }
 
 export async function writePages(ctx: BuildContext, pages: ReadModelPage[]): Promise<ReadModelPage[]> {
-  const dir = path.join(ctx.stagingDir, 'pages');
-  fs.mkdirSync(dir, { recursive: true });
+  const writer = createPageWriter(ctx.stagingDir);
   await inSlices(pages, (page) => {
     try {
-      fs.writeFileSync(path.join(dir, `${page.slug}.json`), JSON.stringify(page) + '\n');
+      writer.add(page);
     } catch (err) {
       throw new BuildError(STAGE, page.path, messageOf(err), { cause: err });
     }
   }, ctx.progress);
+  writer.finish();
   return pages;
 }

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ReadModelPageSchema, type ReadModelPage } from '../../server/schemas/read-model.ts';
+import { PAGE_INDEX_FILE, PAGE_PACK_FILE, PageIndexEntrySchema, ReadModelPageSchema, type ReadModelPage } from '../../server/schemas/read-model.ts';
+import { pageIndexEntry } from '../page-index.ts';
 import { COMPANY_SECTIONS, COMPANY_SECTION_FIELDS, CompanyInfoSchema } from '../../server/schemas/resources.ts';
 import type { BuildContext } from '../context.ts';
 import { BuildError, forPage, messageOf } from '../errors.ts';
@@ -22,6 +23,7 @@ export const STAGE = 'validate';
  */
 const StrictPage = ReadModelPageSchema.strict();
 const StrictCompanyInfo = CompanyInfoSchema.strict();
+const StrictIndexEntry = PageIndexEntrySchema.strict();
 
 function issueOf(err: unknown): string {
   const issues = (err as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
@@ -53,6 +55,34 @@ export async function checkPageFile({ file, name, path: pagePath, hash }: PageCh
   if (!parsed.success) return `pages/${name} is invalid: ${issueOf(parsed.error)}`;
   if (parsed.data.hash !== hash || parsed.data.path !== pagePath) return `pages/${name} does not hold what was written`;
   return null;
+}
+
+/**
+ * The page index read back: one valid line per page, by path, each what the page's file holds,
+ * and their places in the pack laid end to end over the whole pack (written from the same bytes
+ * as the page files checked above).
+ */
+async function checkPageIndex(ctx: BuildContext, expected: ReadModelPage[]): Promise<void> {
+  const lines = (await fs.readFile(path.join(ctx.stagingDir, PAGE_INDEX_FILE), 'utf8')).split('\n');
+  if (lines.pop() !== '') throw new BuildError(STAGE, undefined, `${PAGE_INDEX_FILE} does not end with a line break`);
+  const byPath = [...expected].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  if (lines.length !== byPath.length) throw new BuildError(STAGE, undefined, `${PAGE_INDEX_FILE} lists ${lines.length} pages, the build ${byPath.length}`);
+  const places: { offset: number; length: number }[] = [];
+  lines.forEach((line, i) => {
+    const want = byPath[i]!;
+    const entry = check(() => StrictIndexEntry.parse(JSON.parse(line)), want.path, `${PAGE_INDEX_FILE} line ${i + 1}`);
+    const at = { offset: entry.offset, length: entry.length };
+    if (JSON.stringify(entry) !== JSON.stringify(pageIndexEntry(want, at))) throw new BuildError(STAGE, want.path, `${PAGE_INDEX_FILE} line ${i + 1} does not hold this page`);
+    places.push(at);
+  });
+  places.sort((a, b) => a.offset - b.offset);
+  let end = 0;
+  for (const at of places) {
+    if (at.offset !== end) throw new BuildError(STAGE, undefined, `${PAGE_INDEX_FILE}: pages overlap or leave a gap in ${PAGE_PACK_FILE} at byte ${end}`);
+    end += at.length;
+  }
+  const size = (await fs.stat(path.join(ctx.stagingDir, PAGE_PACK_FILE))).size;
+  if (size !== end) throw new BuildError(STAGE, undefined, `${PAGE_PACK_FILE} holds ${size} bytes, the index ${end}`);
 }
 
 /** Files being checked at once, per worker. */
@@ -89,6 +119,7 @@ export async function validate(ctx: BuildContext, expected: ReadModelPage[]): Pr
   }
   const missing = [...wanted.values()][0];
   if (missing) throw new BuildError(STAGE, missing.path, `pages/${missing.slug}.json was not written`);
+  await checkPageIndex(ctx, expected);
 
   for (const section of COMPANY_SECTIONS) {
     const file = path.join(ctx.stagingDir, 'company', `${section}.json`);

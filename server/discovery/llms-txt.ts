@@ -14,6 +14,7 @@
  */
 import type { Config } from '../config.ts';
 import type { LoadedModel, LoadedPage } from '../read-model/types.ts';
+import { FILES_AT_ONCE, mapLimit } from '../read-model/file-pressure.ts';
 import type { CompanyInfo } from '../schemas/resources.ts';
 import { links } from './links.ts';
 import { operationPath } from '../operations/index.ts';
@@ -108,7 +109,8 @@ export function buildLlmsTxt(config: LlmsConfig, model: LlmsModel): string {
   return out.join('\n');
 }
 
-export function buildLlmsFullTxt(config: LlmsConfig, model: LlmsModel): string {
+/** The Markdown of the key pages, read from the build's page files a few at a time. */
+export async function buildLlmsFullTxt(config: LlmsConfig, model: LlmsModel & Pick<LoadedModel, 'textOf'>): Promise<string> {
   const l = links(config);
   const info = company(model);
   const order = new Map(SECTIONS.map((s, i) => [s.kind, i] as const));
@@ -123,8 +125,9 @@ export function buildLlmsFullTxt(config: LlmsConfig, model: LlmsModel): string {
     '',
     `Markdown de las ${pages.length} páginas principales de ${l.site}. Índice: ${l.llmsTxt}. Instrucciones para agentes: ${l.agentsMd}.`,
   ];
-  for (const p of pages) {
-    const text = p.markdown.trim();
+  const texts = await mapLimit(pages, FILES_AT_ONCE, async (p) => (await model.textOf(p)).markdown);
+  for (const [i, p] of pages.entries()) {
+    const text = texts[i]!.trim();
     out.push('', '---', '', `URL: ${p.url}`, '');
     // The page's Markdown usually opens with its own H1; add one only when it does not.
     if (!/^# /.test(text)) out.push(`# ${inline(p.title)}`, '');

@@ -1,6 +1,8 @@
 /** read_page — a published page as Markdown, whole or in parts (contract.md, "read_page"). */
 import { invalidParam, pageNotFound } from '../errors.ts';
+import { chain } from '../chain.ts';
 import { isPartStart } from '../read-model/parts.ts';
+import type { Representation } from '../read-model/types.ts';
 import { ReadPageParams } from '../schemas/params.ts';
 import { PageSchema, SectionSchema } from '../schemas/resources.ts';
 import { defineOperation } from './operation.ts';
@@ -30,14 +32,20 @@ export const readPage = defineOperation({
   run: ({ url, offset }, { model, resolvePage }) => {
     const page = resolvePage(model, url);
     if (!page) throw pageNotFound();
-    if (offset === 0) return { representation: page };
-    if (offset >= page.markdown.length) {
-      throw invalidParam('offset', `Debe ser menor que ${page.markdown.length}, la longitud de esta página (\`total_chars\`).`);
-    }
-    if (!isPartStart(page.markdown, offset)) {
-      throw invalidParam('offset', 'Cae en medio de un carácter: use 0, un `next_offset` o el `offset` de una sección.');
-    }
-    const part = model.partOf(page, offset);
-    return part instanceof Promise ? part.then((representation) => ({ representation })) : { representation: part };
+    if (offset === 0) return asResult(model.partOf(page, 0));
+    // A later part is checked against the page's text, read from its file when not hot.
+    return chain(model.textOf(page), ({ markdown }) => {
+      if (offset >= markdown.length) {
+        throw invalidParam('offset', `Debe ser menor que ${markdown.length}, la longitud de esta página (\`total_chars\`).`);
+      }
+      if (!isPartStart(markdown, offset)) {
+        throw invalidParam('offset', 'Cae en medio de un carácter: use 0, un `next_offset` o el `offset` de una sección.');
+      }
+      return asResult(model.partOf(page, offset));
+    });
   },
 });
+
+function asResult(rep: Representation | Promise<Representation>): { representation: Representation } | Promise<{ representation: Representation }> {
+  return rep instanceof Promise ? rep.then((representation) => ({ representation })) : { representation: rep };
+}

@@ -24,6 +24,26 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   return out;
 }
 
+/**
+ * A gate letting at most `limit` runs go at once; a finishing run hands its slot straight to the
+ * next waiter, in arrival order.
+ */
+export function createLimiter(limit: number): <T>(run: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async (run) => {
+    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    else active++;
+    try {
+      return await run();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
+
 export const isDescriptorShortage = (err: unknown): boolean => {
   const code = (err as { code?: unknown } | null)?.code;
   return code === 'EMFILE' || code === 'ENFILE';

@@ -1,25 +1,27 @@
 /**
  * Loads the current read-model build into memory and keeps it current.
  *
- * Loading reads `current` → `builds/<id>/`, validates the manifest, every page and every company
- * section with the shared zod schemas (a build that does not validate is refused, never served
- * half), and prepares every 200 body once: the Page JSON (url recomposed on this server's
- * SITE_URL, the first part of a Markdown longer than READ_PAGE_MAX_CHARS), its strong ETag and
- * its gzip/brotli encodings. Requests then only pick a prepared buffer.
+ * Loading reads `current` → `builds/<id>/`, validates the manifest, the page index (one line per
+ * page: everything but its Markdown) and every company section with the shared zod schemas (a
+ * build that does not validate is refused, never served half). Page bodies stay on disk: each is
+ * prepared when first asked for — the Page JSON (url recomposed on this server's SITE_URL, the
+ * first part of a Markdown longer than READ_PAGE_MAX_CHARS), its strong ETag and its gzip/brotli
+ * encodings — and kept in a byte-bounded hot set (page-store.ts), so memory does not grow with the
+ * site and a start or a publish opens a handful of files whatever its size.
  *
  * A new build published while the server runs (the build switches `current` last, atomically)
  * is picked up by watching the read-model folder: the new model is loaded beside the old one and
  * swapped in with one reference write; a build that fails to load is logged and the old model
- * stays. The old search engine is closed a little later, once in-flight searches are done.
+ * stays. The old model is closed a little later, once in-flight requests are done.
  * `reload()` does the same on demand (SIGHUP, or where file watching does not work).
  *
- * Page files are read a few at a time (file-pressure.ts), and a load short of file descriptors
- * waits and tries again until it succeeds, the model held meanwhile serving.
+ * A load short of file descriptors waits and tries again until it succeeds, the model held
+ * meanwhile serving (file-pressure.ts).
  *
- * A loaded model holds everything it serves in memory (pages, company sections, the search
- * bundle), so its build folder may be removed while it serves. The build stage only prunes
- * builds that are no longer current; a load that fails while `current` has moved on (its build
- * was replaced, maybe pruned, meanwhile) is retried on the build `current` names now.
+ * A loaded model holds its page pack open and the rest of what it serves in memory, so its build
+ * folder may be removed while it serves (its HTML site aside, which is read from the folder); a
+ * load that fails while `current` has moved on (its build was replaced, maybe pruned, meanwhile)
+ * is retried on the build `current` names now.
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
@@ -28,17 +30,17 @@ import type { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { makeRepresentation } from '../compression.ts';
-import { ManifestSchema, ReadModelPageSchema, type Manifest } from '../schemas/read-model.ts';
-import { COMPANY_SECTIONS, CompanyInfoSchema, type CompanySection, type Page, type Section } from '../schemas/resources.ts';
+import { ManifestSchema, PAGE_INDEX_FILE, PAGE_PACK_FILE, type Manifest } from '../schemas/read-model.ts';
+import { COMPANY_SECTIONS, CompanyInfoSchema, type CompanySection } from '../schemas/resources.ts';
 import { openSearch } from '../search/index.ts';
-import { headingText } from '../search/plain-text.ts';
+import { cursorKey } from '../search/cursor.ts';
 import { buildPath, POINTER_FILE, readPointer } from './pointer.ts';
-import { partAt, sectionsOf, type Part } from './parts.ts';
-import { Lru } from '../search/lru.ts';
-import { FILES_AT_ONCE, mapLimit, retryOnShortage } from './file-pressure.ts';
+import { retryOnShortage } from './file-pressure.ts';
+import { readPageIndex } from './page-index.ts';
+import { createPageStore } from './page-store.ts';
 import type { LoadedModel, LoadedPage, ModelHolder, Representation } from './types.ts';
 
-export type ModelConfig = Pick<Config, 'siteUrl' | 'readModelDir' | 'readPageMaxChars'>;
+export type ModelConfig = Pick<Config, 'siteUrl' | 'readModelDir' | 'readPageMaxChars' | 'readModelCacheBytes' | 'cursorSecret'>;
 
 export interface OpenModelOptions {
   /** Follow new builds published while running (default true). */
@@ -53,7 +55,7 @@ export interface OpenedModel extends ModelHolder {
   close(): Promise<void>;
 }
 
-/** Old search engines stay open this long after a swap, for searches still running on them. */
+/** Old models (search engine, page pack) stay open this long after a swap, for requests still running on them. */
 const RETIRE_AFTER_MS = 30_000;
 const WATCH_DEBOUNCE_MS = 250;
 /** Loads of a build replaced while loading, before giving up (builds take seconds; this is plenty). */
@@ -79,7 +81,7 @@ export async function openModel(config: ModelConfig, log: Logger, options: OpenM
   const retire = (old: LoadedModel) => {
     const timer = setTimeout(() => {
       retiring.delete(timer);
-      void closeEngine(old, log);
+      void closeModel(old, log);
     }, RETIRE_AFTER_MS);
     timer.unref();
     retiring.add(timer);
@@ -91,7 +93,7 @@ export async function openModel(config: ModelConfig, log: Logger, options: OpenM
     const pointed = await readPointer(config.readModelDir);
     if (pointed === null || pointed === buildId || closed) return false;
     const { id, model: next } = await loadLatest(config, pointed, log);
-    if (closed || id === buildId) { await closeEngine(next, log); return false; }
+    if (closed || id === buildId) { await closeModel(next, log); return false; }
     const old = model;
     model = next;
     buildId = id;
@@ -154,7 +156,7 @@ export async function openModel(config: ModelConfig, log: Logger, options: OpenM
       for (const timer of retiring) clearTimeout(timer);
       retiring.clear();
       await running?.catch(() => false);
-      await closeEngine(model, log);
+      await closeModel(model, log);
     },
   };
 }
@@ -173,33 +175,26 @@ async function loadLatest(config: ModelConfig, id: string, log: Logger): Promise
   }
 }
 
-async function closeEngine(model: LoadedModel, log: Logger): Promise<void> {
+async function closeModel(model: LoadedModel, log: Logger): Promise<void> {
   try {
-    await model.search.close();
+    await model.close();
   } catch (err) {
-    log.error('closing a search engine failed', err);
+    log.error('closing a read model failed', err);
   }
 }
 
-/** Loads and validates one build folder. Throws with the file and field at fault. */
+/**
+ * Loads and validates one build folder: its manifest, its page index (never the page files) and
+ * its company sections. Throws with the file and field at fault.
+ */
 export async function loadModel(config: ModelConfig, buildDir: string): Promise<LoadedModel> {
   const manifest = parse(ManifestSchema, await readJson(path.join(buildDir, 'manifest.json')), 'manifest.json');
   const rebase = rebaser(manifest.site_url, config.siteUrl);
 
-  const pagesDir = path.join(buildDir, 'pages');
-  const files = (await fsp.readdir(pagesDir)).filter((f) => f.endsWith('.json')).sort();
-  if (files.length === 0) throw new Error(`${pagesDir}: no pages`);
-  const pages = await mapLimit(files, FILES_AT_ONCE, async (file): Promise<LoadedPage> => {
-    const name = `pages/${file}`;
-    const raw = parse(ReadModelPageSchema, await readJson(path.join(pagesDir, file)), name);
-    const url = config.siteUrl + raw.path;
-    const markdown = rebase.text(raw.markdown);
-    const sections = sectionsOf(markdown);
-    const first = partAt(markdown, 0, config.readPageMaxChars);
-    const rep = await makeRepresentation(pageBody(raw.title, url, markdown, 0, first, sections));
-    return { ...raw, url, markdown, truncated: first.next !== null, sections, ...rep };
-  });
-  pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const entries = await readPageIndex(path.join(buildDir, PAGE_INDEX_FILE));
+  if (entries.length === 0) throw new Error(`${buildDir}: no pages`);
+  entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const pages: LoadedPage[] = entries.map(({ headings: _headings, ...entry }) => ({ ...entry, url: config.siteUrl + entry.path }));
 
   const byPath = new Map<string, LoadedPage>();
   const bySlug = new Map<string, LoadedPage>();
@@ -220,39 +215,22 @@ export async function loadModel(config: ModelConfig, buildDir: string): Promise<
     company[section] = await makeRepresentation(Buffer.from(JSON.stringify(rebase.deep(info))));
   }));
 
-  const searchPages = new Map(pages.map((p) => [p.path, { title: p.title, url: p.url, city: p.city, description: p.description, headings: headingText(p.markdown) }] as const));
-  const search = await openSearch(path.join(buildDir, 'search'), searchPages);
+  const searchPages = new Map(entries.map((e, i) => [e.path, { title: e.title, url: pages[i]!.url, city: e.city, description: e.description, headings: e.headings }] as const));
+  const search = await openSearch(path.join(buildDir, 'search'), searchPages, cursorKey(config.cursorSecret, manifest.content_id));
+  let store;
+  try {
+    const pack = await fsp.open(path.join(buildDir, PAGE_PACK_FILE), 'r');
+    store = createPageStore({ pack, rebase: rebase.text, maxChars: config.readPageMaxChars, cacheBytes: config.readModelCacheBytes });
+  } catch (err) {
+    await search.close();
+    throw err;
+  }
   const siteDir = path.join(buildDir, 'site');
   const hasSite = await fsp.access(path.join(siteDir, 'index.html')).then(() => true, () => false);
   return {
     manifest, pages, byPath, bySlug, company, search, siteDir: hasSite ? siteDir : null,
-    partOf: partReader(config.readPageMaxChars),
-  };
-}
-
-/** The read_page body of the part of a page's Markdown that starts at `offset`. */
-function pageBody(title: string, url: string, markdown: string, offset: number, part: Part, sections: Section[]): Buffer {
-  const page: Page = {
-    title, url, markdown: part.text, truncated: part.next !== null,
-    offset, next_offset: part.next, total_chars: markdown.length, sections,
-  };
-  return Buffer.from(JSON.stringify(page));
-}
-
-/** Parts past the first, prepared on first request and kept for the most recent ones. */
-const PARTS_KEPT = 512;
-
-function partReader(maxChars: number): LoadedModel['partOf'] {
-  const kept = new Lru<string, Promise<Representation>>(PARTS_KEPT);
-  return (page, offset) => {
-    if (offset === 0) return page;
-    const key = page.path + '\0' + offset;
-    let rep = kept.get(key);
-    if (rep === undefined) {
-      rep = makeRepresentation(pageBody(page.title, page.url, page.markdown, offset, partAt(page.markdown, offset, maxChars), page.sections));
-      kept.set(key, rep);
-    }
-    return rep;
+    partOf: store.partOf, textOf: store.textOf, markdownOf: store.markdownOf,
+    close: async () => { await Promise.all([search.close(), store.close()]); },
   };
 }
 

@@ -1,11 +1,11 @@
 /** What the server holds in memory of one read-model build. Implemented by the loader. */
-import type { Manifest, ReadModelPage } from '../schemas/read-model.ts';
+import type { Manifest, PageIndexEntry } from '../schemas/read-model.ts';
 import type { CompanySection, Section } from '../schemas/resources.ts';
 import type { SearchEngine } from '../search/index.ts';
 
 /**
- * A 200 body serialized once at load, with its strong ETag and, for bodies of 1 KB or more, its
- * gzip and brotli encodings made at load too. Each encoding is a different representation and
+ * A 200 body serialized once (at load, or for a page when first asked for), with its strong ETag
+ * and, for bodies of 1 KB or more, its gzip and brotli encodings made at the same time. Each encoding is a different representation and
  * has its own strong ETag (RFC 9110 §8.8.3): `"<hash>"`, `"<hash>-gzip"`, `"<hash>-br"`.
  */
 export interface Representation {
@@ -17,14 +17,17 @@ export interface Representation {
 }
 
 /**
- * A published page. `url` is recomposed on the running server's SITE_URL from `path`;
- * `markdown` is the full text, `body` the read_page answer from offset 0 (its first part when
- * longer than READ_PAGE_MAX_CHARS).
+ * A published page as the server holds it: its index entry (no Markdown, no body: those are read
+ * from the build's page files when asked for, page-store.ts), with `url` recomposed on the running
+ * server's SITE_URL from `path`.
  */
-export interface LoadedPage extends ReadModelPage, Representation {
-  /** Whether `body` carries only the first part (`truncated: true`). */
-  truncated: boolean;
-  /** The page's headings with where each section starts (read-model/parts.ts). */
+export interface LoadedPage extends Omit<PageIndexEntry, 'headings'> {
+  url: string;
+}
+
+/** A page's full Markdown on this server's SITE_URL, and its headings with where each section starts (parts.ts). */
+export interface PageText {
+  markdown: string;
   sections: Section[];
 }
 
@@ -37,14 +40,20 @@ export interface LoadedModel {
   /** get_company_info bodies, serialized once at load. */
   company: Readonly<Record<CompanySection, Representation>>;
   /**
-   * The read_page body of `page` from `offset` (a part start, read-model/parts.ts): the page
-   * itself at 0, later parts prepared on first request and kept for the most recent ones.
+   * The read_page body of `page` from `offset` (0, or a part start: read-model/parts.ts), from the
+   * hot set or prepared from the page's file (page-store.ts).
    */
   partOf(page: LoadedPage, offset: number): Representation | Promise<Representation>;
+  /** The page's full Markdown and sections, from the hot set or its file. */
+  textOf(page: LoadedPage): PageText | Promise<PageText>;
+  /** The page's Markdown representation (`Accept: text/markdown`), ETag `"md-<hash>"`. */
+  markdownOf(page: LoadedPage): Representation | Promise<Representation>;
   /** The build's search index, opened at load (server/search). */
   search: SearchEngine;
   /** The build's static site (`builds/<id>/site`), or null for a build without one. */
   siteDir: string | null;
+  /** Closes the search engine and the page pack: once no request is served from this model. */
+  close(): Promise<void>;
 }
 
 /** Holds the current model; `current()` is a plain field read so a swap is one reference write. */

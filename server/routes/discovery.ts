@@ -103,13 +103,13 @@ function writeHeaders(res: ServerResponse, served: Served): void {
 }
 
 /** A document of the current read model, built and compressed once per build id. */
-function perBuild(deps: AppDeps, build: (model: ReturnType<AppDeps['model']['current']>) => string) {
+function perBuild(deps: AppDeps, build: (model: ReturnType<AppDeps['model']['current']>) => string | Promise<string>) {
   let cached: { buildId: string; rep: Promise<Representation> } | null = null;
   return (): Promise<Representation> => {
     const model = deps.model.current();
     const buildId = model.manifest.build_id;
     if (cached === null || cached.buildId !== buildId) {
-      const entry = { buildId, rep: (async () => makeRepresentation(Buffer.from(build(model))))() };
+      const entry = { buildId, rep: (async () => makeRepresentation(Buffer.from(await build(model))))() };
       // A failure is answered (500) and not remembered: the next request tries again.
       entry.rep.catch(() => { if (cached === entry) cached = null; });
       cached = entry;

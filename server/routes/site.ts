@@ -36,6 +36,9 @@ export const PAGE_VARY = 'Accept, Accept-Encoding';
  */
 export const PAGE_LINK = `<${DISCOVERY_PATHS.apiCatalog}>; rel="api-catalog", <${DISCOVERY_PATHS.llmsTxt}>; rel="describedby"; type="text/plain"`;
 
+/** A path segment that starts with a dot (raw or percent-encoded), as sirv's folder index left out. */
+const DOT_SEGMENT = /\/(?:\.|%2e)/i;
+
 const isMachinePath = (pathname: string) => MACHINE_PREFIXES.some((p) => pathname.startsWith(p));
 
 /** A path a page answers at (`/`, `/precios/`, `/precios`, `/precios/index.html`), not a file like `/favicon.svg`. */
@@ -65,9 +68,12 @@ export function siteFallback(deps: AppDeps): Fallback {
   const machineNotFound = (res: ServerResponse) => sendError(res, noResource('No existe ningún recurso en esta dirección.', `Compruebe la URL; la API está en ${API_BASE} y su descripción en /openapi.json.`), deps.log);
 
   /**
-   * The static handler of one site folder. sirv indexes the folder (names, sizes) when it is
-   * created, so each read-model build gets its own, made on first use and dropped with the model:
-   * a publish switches HTML and read model together.
+   * The static handler of one site folder, made on first use for each read-model build and
+   * dropped with the model: a publish switches HTML and read model together. sirv looks each
+   * request's file up on disk (its `dev` mode) instead of indexing the whole folder when created:
+   * the index held every file's stats and headers, about 1 KB a file, three files a page (HTML,
+   * .gz, .br), which at 100,000 pages is hundreds of megabytes and seconds of start. The headers
+   * are the same either way (setHeaders sets Cache-Control after sirv's own).
    */
   const filesOf = (root: string): SiteFiles => {
     const notFoundFile = path.join(root, '404.html');
@@ -86,7 +92,7 @@ export function siteFallback(deps: AppDeps): Fallback {
     // Without a built site (API-only tests, or before the first build) every page is a 404.
     if (!fs.existsSync(root)) return { serve: notFound };
     const handler = sirv(root, {
-      dev: false,
+      dev: true,
       etag: true,
       gzip: true,
       brotli: true,
@@ -106,6 +112,8 @@ export function siteFallback(deps: AppDeps): Fallback {
     });
     return {
       serve(req, res) {
+        // The folder index skipped dot-files; a lookup on disk must refuse them itself.
+        if (DOT_SEGMENT.test((req.url || '/').split('?')[0]!)) { notFound(req, res); return; }
         // sirv pipes a file stream with no error listener: a file removed under a running server
         // (an old build pruned) would otherwise end the process.
         res.once('pipe', (src: NodeJS.ReadableStream) => src.once('error', () => res.destroy()));
@@ -142,9 +150,10 @@ export function siteFallback(deps: AppDeps): Fallback {
     }
     writePageHeaders(res, pathname);
     if (prefersMarkdown(req.headers.accept)) {
-      const page = findPage(deps.model.current(), pathname);
+      const model = deps.model.current();
+      const page = findPage(model, pathname);
       if (page !== undefined) {
-        sendMarkdown(req, res, page, PAGE_CACHE).catch((err) => sendError(res, err, deps.log));
+        sendMarkdown(req, res, model, page, PAGE_CACHE).catch((err) => sendError(res, err, deps.log));
         return;
       }
     }

@@ -4,6 +4,9 @@
  * Layout under READ_MODEL_DIR (default var/read-model):
  *   current                       {"build_id": "<id>"}, replaced atomically (write + rename) last
  *   builds/<id>/manifest.json     ManifestSchema
+ *   builds/<id>/pages.ndjson      PageIndexEntrySchema, one line per page, by path: what a server
+ *                                 loads (the page bodies stay on disk until asked for)
+ *   builds/<id>/pages.pack        every page's JSON (as in pages/), back to back: what a server reads
  *   builds/<id>/pages/<slug>.json ReadModelPageSchema, one per published page
  *   builds/<id>/company/<section>.json  CompanyInfo for each get_company_info section
  *   builds/<id>/search/           the Pagefind index and its sidecar files (search stage)
@@ -11,8 +14,12 @@
 import { z } from 'zod';
 import { CitySlugSchema } from './cities.ts';
 
-/** 2: `search/` holds the compiled search lexicon and the real-words filters, which the server needs. */
-export const READ_MODEL_SCHEMA_VERSION = 2;
+/**
+ * 2: `search/` holds the compiled search lexicon and the real-words filters, which the server needs.
+ * 3: the manifest names the build's content (`content_id`), from which cursors are signed;
+ *    `pages.ndjson` indexes the pages in `pages.pack`, so a server loads without opening every page file.
+ */
+export const READ_MODEL_SCHEMA_VERSION = 3;
 
 export const PAGE_KINDS = ['home', 'service', 'city', 'service-city', 'guide', 'info'] as const;
 
@@ -33,9 +40,29 @@ export const ReadModelPageSchema = z.object({
   hash: z.string().regex(/^[0-9a-f]{64}$/),
 });
 
+export const PAGE_INDEX_FILE = 'pages.ndjson';
+export const PAGE_PACK_FILE = 'pages.pack';
+
+/**
+ * One line of `pages.ndjson`: a page without its Markdown (its JSON is read from `pages.pack` when
+ * asked for, and checked against `hash` then) but with its headings, which search ranks on.
+ */
+export const PageIndexEntrySchema = ReadModelPageSchema.omit({ url: true, markdown: true }).extend({
+  /** The page's headings as one text (server/search/plain-text.ts `headingText`). */
+  headings: z.string(),
+  /** Where the page's JSON starts in `pages.pack`, and its length, in bytes. */
+  offset: z.number().int().nonnegative(),
+  length: z.number().int().positive(),
+});
+
 export const ManifestSchema = z.object({
   schema_version: z.literal(READ_MODEL_SCHEMA_VERSION),
   build_id: z.string().regex(/^[A-Za-z0-9_-]+$/),
+  /**
+   * SHA-256 hex of what the build serves (build-scripts/content-id.ts): the same content built
+   * anywhere has the same id, whatever its `build_id` and `created_at`.
+   */
+  content_id: z.string().regex(/^[0-9a-f]{64}$/),
   created_at: z.iso.datetime(),
   site_url: z.url(),
   counts: z.object({
@@ -52,3 +79,4 @@ export const PointerSchema = z.object({ build_id: z.string().regex(/^[A-Za-z0-9_
 
 export type ReadModelPage = z.infer<typeof ReadModelPageSchema>;
 export type Manifest = z.infer<typeof ManifestSchema>;
+export type PageIndexEntry = z.infer<typeof PageIndexEntrySchema>;

@@ -2,8 +2,12 @@
  * search_pages cursors: 12 URL-safe characters, base64url of 9 bytes — the offset of the next
  * result (2 bytes, big-endian) and the first 7 bytes of HMAC-SHA256(build key, offset ‖ city ‖
  * normalized query). A cursor therefore only opens the next page of the query and city it was
- * issued for, on the build that issued it; anything else fails the MAC and is rejected (400),
- * never answered with a wrong page.
+ * issued for, on a build of the content that issued it; anything else fails the MAC and is
+ * rejected (400), never answered with a wrong page.
+ *
+ * The build key is derived, not stored: HMAC-SHA256(CURSOR_SECRET, the build's content id). Every
+ * server holding a build of the same content, on any machine, with the same secret (or none),
+ * signs and accepts the same cursors, so servers behind one load balancer are interchangeable.
  *
  * The limit is not bound: the offset counts results, not pages, so a client may change `limit`
  * while walking and still gets every result exactly once.
@@ -15,6 +19,11 @@ const MAC_BYTES = 7;
 const SHAPE = /^[A-Za-z0-9_-]{12}$/;
 /** Offsets fit in two bytes; result lists are capped to this many entries. */
 export const MAX_OFFSET = 0xffff;
+
+/** The key a build's cursors are signed with: `secret` may be '' (cursors then bind the content alone). */
+export function cursorKey(secret: string, contentId: string): Buffer {
+  return createHmac('sha256', secret).update(`agentes search_pages cursor\u0000${contentId}`).digest();
+}
 
 export class CursorCodec {
   constructor(private readonly key: Buffer) {}

@@ -390,9 +390,9 @@ const invalidCursor = () =>
 /**
  * Opens the search of one read-model build. `searchDir` is its `search/` folder; `pages` (site
  * path → title, URL and city, from the loaded model) is what results show, and only pages in
- * it are returned.
+ * it are returned; `cursorKey` signs its cursors (cursor.ts `cursorKey`).
  */
-export async function openSearch(searchDir: string, pages: ReadonlyMap<string, PageInfo>): Promise<SearchEngine> {
+export async function openSearch(searchDir: string, pages: ReadonlyMap<string, PageInfo>, cursorKey: Buffer): Promise<SearchEngine> {
   const sidecar = SidecarSchema.parse(JSON.parse(await fs.readFile(path.join(searchDir, SIDECAR_FILE), 'utf8')));
   const docs = new Map<string, Doc>();
   for (const p of sidecar.pages) {
@@ -417,7 +417,7 @@ export async function openSearch(searchDir: string, pages: ReadonlyMap<string, P
   const lexicon = new Lexicon(compiled, { spanish, english }, stem);
   const pagefind = await loadPagefind(path.join(searchDir, PAGEFIND_DIR));
   const vocabulary = new Vocabulary(sidecar.vocabulary, sidecar.pages.length);
-  const engine = new SearchEngine(pagefind, docs, vocabulary, lexicon, new CursorCodec(Buffer.from(sidecar.cursor_key, 'base64url')),
+  const engine = new SearchEngine(pagefind, docs, vocabulary, lexicon, new CursorCodec(cursorKey),
     warmTermsOf(pages, vocabulary, lexicon.filler, WARM_CACHE_WORDS));
   try {
     await engine.warm();

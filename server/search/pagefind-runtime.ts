@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { FILES_AT_ONCE, mapLimit } from '../read-model/file-pressure.ts';
 
 /** One page of a raw Pagefind search (the fields we read). */
 export interface RawHit {
@@ -49,12 +50,13 @@ const UNAWAITED_INIT = /(this\.instances=\[this\.primary\];)this\.init\(([\w$?.]
 async function readBundle(dir: string): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();
   const entries = await fs.readdir(dir, { withFileTypes: true, recursive: true });
-  await Promise.all(entries.map(async (e) => {
+  // A few at a time: a large site's bundle holds hundreds of index and filter chunks.
+  await mapLimit(entries, FILES_AT_ONCE, async (e) => {
     if (!e.isFile()) return;
     const rel = path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/');
     if (rel.startsWith('fragment/') || rel.endsWith('.js')) return;
     files.set(rel, await fs.readFile(path.join(dir, rel)));
-  }));
+  });
   return files;
 }
 

@@ -6,7 +6,7 @@
  *   search/search.json   SidecarSchema: per Pagefind page id the site path and the exact text
  *                        indexed (excerpts are cut from it, so no fragment is loaded per query),
  *                        the build's vocabulary with page counts (typo correction, stop-junk
- *                        checks) and the per-build key that signs cursors.
+ *                        checks).
  *   search/lexicon.json  the search lexicon, compiled (server/schemas/lexicon.ts)
  *   search/words-es.bloom, words-en.bloom  the real-words filters, Spanish and English (bloom.ts)
  */
@@ -17,13 +17,12 @@ export const PAGEFIND_DIR = 'pagefind';
 export const LEXICON_FILE = 'lexicon.json';
 export const SPANISH_WORDS_FILE = 'words-es.bloom';
 export const ENGLISH_WORDS_FILE = 'words-en.bloom';
-export const SIDECAR_FORMAT = 1;
+/** 2: no cursor key (servers derive it from the build's content id: search/cursor.ts). */
+export const SIDECAR_FORMAT = 2;
 
 export const SidecarSchema = z.object({
   format: z.literal(SIDECAR_FORMAT),
   site_url: z.url(),
-  /** base64url of 32 random bytes; signs cursors so they only work on this build. */
-  cursor_key: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
   pages: z.array(z.object({
     /** Pagefind's page id (its fragment hash), as search results return it. */
     id: z.string().min(1),

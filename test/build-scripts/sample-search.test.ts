@@ -22,9 +22,9 @@ let buildDir: string;
 search.before(async () => {
   const config = parseConfig();
   buildDir = await builtReadModel();
-  model = await loadModel({ siteUrl: config.siteUrl, readModelDir: config.readModelDir, readPageMaxChars: config.readPageMaxChars }, buildDir);
+  model = await loadModel(config, buildDir);
 });
-search.after(async () => { await model?.search.close(); });
+search.after(async () => { await model?.close(); });
 
 const pathOf = (url: string) => new URL(url).pathname;
 async function paths(query: string, extra: Record<string, unknown> = {}): Promise<string[]> {

@@ -9,7 +9,9 @@ import { rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { contentId } from '../../build-scripts/content-id.ts';
 import { createManifest } from '../../build-scripts/manifest.ts';
+import { writePageFiles } from '../../build-scripts/page-index.ts';
 import { buildSearchIndex } from '../../build-scripts/pagefind/search-index.ts';
 import { buildPath, writePointer } from '../../server/read-model/pointer.ts';
 import type { ReadModelPage } from '../../server/schemas/read-model.ts';
@@ -111,6 +113,26 @@ function companyInfo(site: string): Record<CompanySection, CompanyInfo> {
   return out;
 }
 
+const SYLLABLES = ['ba', 'ce', 'di', 'fo', 'gu', 'la', 'me', 'ni', 'po', 'ru', 'sa', 'te', 'vi', 'zo', 'que', 'llo'];
+
+/** The n-th made-up word: a different word for every n. */
+function word(n: number): string {
+  let w = '';
+  for (let k = n + SYLLABLES.length; k > 0; k = Math.floor(k / SYLLABLES.length)) w += SYLLABLES[k % SYLLABLES.length];
+  return w + 'ción';
+}
+
+function zoneSeeds(count: number): PageSeed[] {
+  return Array.from({ length: count }, (_, i) => {
+    const words = Array.from({ length: 40 }, (_, k) => word(i * 40 + k)).join(' ');
+    return {
+      path: `/servicios/fontaneria/zona-${i + 1}/`, slug: `fontaneria-zona-${i + 1}`, title: `Fontanería en la zona ${i + 1}`,
+      description: `Fontaneros en la zona ${i + 1}.`, city: 'madrid', kind: 'service-city',
+      markdown: `# Fontanería en la zona ${i + 1}\n\nFontaneros en la zona ${i + 1}: ${words}.`,
+    };
+  });
+}
+
 async function writeJson(file: string, value: unknown) {
   await fs.mkdir(path.dirname(file), { recursive: true });
   await fs.writeFile(file, JSON.stringify(value));
@@ -121,6 +143,11 @@ export interface FixtureOptions {
   /** Existing READ_MODEL_DIR to publish another build into (a new temp folder by default). */
   dir?: string;
   buildId?: string;
+  /**
+   * Extra pages, each with words of its own (a large site's vocabulary, which Pagefind spreads
+   * over many index chunks): `/servicios/fontaneria/zona-<n>/`.
+   */
+  zonePages?: number;
   /** Change the pages before they are written (e.g. edit a title for a reload test). */
   editPages?(pages: ReadModelPage[]): ReadModelPage[];
 }
@@ -132,14 +159,16 @@ export async function createReadModel(options: FixtureOptions = {}): Promise<Rea
   const buildId = options.buildId ?? `fixture-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   const buildDir = buildPath(dir, buildId);
 
-  let pages: ReadModelPage[] = seeds(siteUrl).map((p) => ({ ...p, url: siteUrl + p.path, hash: sha256(`${p.title}\n${p.markdown}`) }));
-  if (options.editPages) pages = options.editPages(pages);
+  let pages: ReadModelPage[] = [...seeds(siteUrl), ...zoneSeeds(options.zonePages ?? 0)].map((p) => ({ ...p, url: siteUrl + p.path, hash: sha256(`${p.title}\n${p.markdown}`) }));
+  // An edited page gets the hash of its new content, as a build would write.
+  if (options.editPages) pages = options.editPages(pages).map((p) => ({ ...p, hash: sha256(`${p.title}\n${p.markdown}`) }));
   const company = companyInfo(siteUrl);
 
-  await Promise.all(pages.map((p) => writeJson(path.join(buildDir, 'pages', `${p.slug}.json`), p)));
+  writePageFiles(buildDir, pages);
   await Promise.all(COMPANY_SECTIONS.map((s) => writeJson(path.join(buildDir, 'company', `${s}.json`), company[s])));
   await buildSearchIndex({ pages, outDir: path.join(buildDir, 'search'), siteUrl });
-  const manifest = createManifest({ buildId, siteUrl, pages, timings: {} });
+  const id = await contentId({ siteUrl, pages, company, searchDir: path.join(buildDir, 'search') });
+  const manifest = createManifest({ buildId, contentId: id, siteUrl, pages, timings: {} });
   await writeJson(path.join(buildDir, 'manifest.json'), manifest);
   await writePointer(dir, buildId);
 

@@ -43,6 +43,40 @@ test('200 descriptors: a build of hundreds of page files loads and serves', asyn
   }
 });
 
+test('128 descriptors: a model of more page files than that starts from its page index and serves every page, cold, many at once', async () => {
+  const model = await ownReadModel();
+  const site = await stubSite();
+  const limit = 128;
+  const index = (await fs.readFile(path.join(buildPath(model.dir, model.id), 'pages.ndjson'), 'utf8')).trim().split('\n');
+  const paths = index.map((line) => (JSON.parse(line) as { path: string }).path);
+  assert.ok(paths.length > 3 * limit, `${paths.length} page files, ${limit} descriptors`);
+  const server = await startServerProcess(serverEnv({
+    SITE_URL: model.siteUrl, READ_MODEL_DIR: model.dir, DIST_DIR: site.distDir, RATE_LIMIT_ANONYMOUS: '100000',
+    // A hot set of 1 MB: most reads below go to the page files.
+    READ_MODEL_CACHE_MB: '1',
+  }), 60_000, limit);
+  try {
+    const statuses = new Map<number, number>();
+    let next = 0;
+    // 16 clients at once: the server holds their connections besides the files it reads.
+    await Promise.all(Array.from({ length: 16 }, async () => {
+      while (next < paths.length) {
+        const p = paths[next++]!;
+        const res = await fetch(`${server.url}/wp-json/agentes/v1/read_page?url=${encodeURIComponent(p)}`, { headers: { 'Accept-Encoding': 'br' } });
+        await res.arrayBuffer();
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      }
+    }));
+    assert.equal([...statuses], [[200, paths.length]]);
+    assert.not.ok(server.logs().some((l) => /EMFILE|descriptors/.test(JSON.stringify(l))), 'never short of descriptors');
+    assert.ok(server.alive());
+  } finally {
+    await server.stop();
+    await site.remove();
+    await model.remove();
+  }
+});
+
 test('a publish while every descriptor is taken is retried until it loads; the old build serves meanwhile', async () => {
   const model = await ownReadModel();
   const site = await stubSite();

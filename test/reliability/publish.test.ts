@@ -24,6 +24,8 @@ import { createReadModel } from '../helpers/read-model.ts';
 import { serverEnv, startServers, stopAll, stubSite, type ServerProcess } from './helpers/cluster.ts';
 import { request } from '../helpers/http.ts';
 import { percentile, sleep, startLoad, type PlannedRequest, type Sample } from './helpers/load.ts';
+import { writePageFiles } from '../../build-scripts/page-index.ts';
+import type { ReadModelPage } from '../../server/schemas/read-model.ts';
 
 const API = '/wp-json/agentes/v1';
 const GUIDE = '/guias/fuga/';
@@ -41,11 +43,11 @@ const buildOptions = (site: FixtureSite): BuildOptions => ({
 
 /** What a build answers, computed in this process from its folder: the oracle for the servers' answers. */
 async function expectedAnswers(site: FixtureSite, buildId: string): Promise<Map<string, string>> {
-  const config: ModelConfig = { siteUrl: SITE_URL, readModelDir: site.outDir, readPageMaxChars: 20_000 };
+  const config: ModelConfig = { siteUrl: SITE_URL, readModelDir: site.outDir, readPageMaxChars: 20_000, readModelCacheBytes: 1 << 20, cursorSecret: '' };
   const model = await loadModel(config, buildPath(site.outDir, buildId));
   try {
     const out = new Map<string, string>();
-    for (const p of model.pages) out.set(`read_page ${p.path}`, p.body.toString('utf8'));
+    for (const p of model.pages) out.set(`read_page ${p.path}`, (await model.partOf(p, 0)).body.toString('utf8'));
     for (const query of QUERIES) {
       out.set(`search ${query}`, JSON.stringify(await searchPages(model.search, SearchPagesParams.parse({ query }))));
     }
@@ -53,7 +55,7 @@ async function expectedAnswers(site: FixtureSite, buildId: string): Promise<Map<
     out.set(`html ${GUIDE}`, await fs.readFile(path.join(buildPath(site.outDir, buildId), 'site', 'guias', 'fuga', 'index.html'), 'utf8'));
     return out;
   } finally {
-    await model.search.close();
+    await model.close();
   }
 }
 
@@ -102,11 +104,15 @@ publishing('a rebuild under load: zero failed or mixed answers, the change serve
     const brokenId = `${v2.buildId}-broken`;
     await fs.cp(v2.buildDir, buildPath(site.outDir, brokenId), { recursive: true });
     const pagesDir = path.join(buildPath(site.outDir, brokenId), 'pages');
+    const edited: ReadModelPage[] = [];
     for (const file of await fs.readdir(pagesDir)) {
-      const p = JSON.parse(await fs.readFile(path.join(pagesDir, file), 'utf8'));
-      if (p.path === GUIDE) await fs.writeFile(path.join(pagesDir, file), JSON.stringify({ ...p, title: 'Fuga de agua, edición 3', markdown: p.markdown.replaceAll('edición 2', 'edición 3') }));
-      if (p.path === UNCHANGED) await fs.writeFile(path.join(pagesDir, file), JSON.stringify({ ...p, city: 'atlantis' }));
+      let p = JSON.parse(await fs.readFile(path.join(pagesDir, file), 'utf8')) as ReadModelPage;
+      if (p.path === GUIDE) p = { ...p, title: 'Fuga de agua, edición 3', markdown: p.markdown.replaceAll('edición 2', 'edición 3') };
+      if (p.path === UNCHANGED) p = { ...p, city: 'atlantis' as never };
+      edited.push(p);
     }
+    // Page files, their pack and the index a server loads: the broken page is broken in all of them.
+    writePageFiles(buildPath(site.outDir, brokenId), edited);
     await writePointer(site.outDir, brokenId);
     await Promise.all(servers.map((s) => s.waitForLog(new RegExp(`^new read model not loaded; still serving build ${v2.buildId}$`), 5000)));
     await sleep(300);
@@ -360,7 +366,8 @@ pruning('a broken build followed at once by a fixed one: the fixed one is loaded
     await gate.release();
     await Promise.allSettled([first, second]);
     assert.is(holder.current().manifest.build_id, 'fixed');
-    assert.is(JSON.parse(holder.current().bySlug.get('fontaneria')!.body.toString()).title, 'Fontanería arreglada');
+    const fixed = holder.current();
+    assert.is(JSON.parse((await fixed.partOf(fixed.bySlug.get('fontaneria')!, 0)).body.toString()).title, 'Fontanería arreglada');
   } finally {
     await holder.close();
     await fixture.remove();

@@ -28,6 +28,12 @@ test('REDIS_URL: a redis:// or rediss:// URL; the error never prints its credent
   assert.is(redactUrl('redis://user:pw@h:1'), 'redis://***@h:1');
 });
 
+test('CURSOR_SECRET: unset or at least 16 characters, never printed', () => {
+  assert.is(parseConfig({}).cursorSecret, '');
+  assert.is(parseConfig({ CURSOR_SECRET: 'sixteen chars ok' }).cursorSecret, 'sixteen chars ok');
+  assert.throws(() => parseConfig({ CURSOR_SECRET: 'short-secret' }), (err: Error) => /CURSOR_SECRET/.test(err.message) && !err.message.includes('short-secret'));
+});
+
 test('API_DEPRECATED_AT and API_SUNSET_AT: full ISO dates only', () => {
   const ok = parseConfig({ API_DEPRECATED_AT: '2027-03-01', API_SUNSET_AT: '2027-06-01T00:00:00Z' });
   assert.is(ok.deprecation!.deprecatedAt.toISOString(), '2027-03-01T00:00:00.000Z');

@@ -149,12 +149,14 @@ test('sandbox page: forms from the OpenAPI document; its Markdown keeps the text
   for (const slug of [...CITY_SLUGS, 'todas']) assert.ok(html.includes(`<option value="${slug}"`), `city ${slug}`);
   for (const section of COMPANY_SECTIONS) assert.ok(html.includes(`<option value="${section}"`), `section ${section}`);
 
-  const page = server.model.current().byPath.get('/api/sandbox/');
+  const model = server.model.current();
+  const page = model.byPath.get('/api/sandbox/');
   assert.ok(page, 'the sandbox page is published in the read model');
-  assert.match(page.markdown, /^# Sandbox de la API/);
-  assert.match(page.markdown, /solo lectura/);
+  const { markdown } = await model.textOf(page);
+  assert.match(markdown, /^# Sandbox de la API/);
+  assert.match(markdown, /solo lectura/);
   for (const widget of ['Texto a buscar', 'Consultar cuota', 'Respuesta', 'Token de acceso']) {
-    assert.not.ok(page.markdown.includes(widget), `the Markdown has no "${widget}"`);
+    assert.not.ok(markdown.includes(widget), `the Markdown has no "${widget}"`);
   }
 });
 

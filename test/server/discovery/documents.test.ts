@@ -132,12 +132,13 @@ test('llms-full.txt: the full Markdown of the key pages, not the per-city pages'
   assert.match(text, /^# Agentes Hogar — texto completo\n/);
   const model = site.running.deps.model.current();
   for (const page of model.pages) {
-    const included = text.includes(page.markdown.trim());
+    const included = text.includes((await model.textOf(page)).markdown.trim());
     assert.is(included, page.kind !== 'service-city', page.path);
     if (included) assert.ok(text.includes(`URL: ${page.url}`), page.path);
   }
   const long = model.pages.find((p) => p.kind === 'guide')!;
-  assert.ok(long.markdown.length > 12345 && text.includes(long.markdown.trim()), 'never cut, unlike read_page');
+  const longText = (await model.textOf(long)).markdown;
+  assert.ok(longText.length > 12345 && text.includes(longText.trim()), 'never cut, unlike read_page');
 });
 
 test('llms.txt and llms-full.txt follow a new read-model build', async () => {

@@ -14,7 +14,7 @@ const log = createLogger('silent');
 const configFor = (dir: string, env: Record<string, string> = {}) =>
   parseConfig({ SITE_URL: FIXTURE_SITE_URL, READ_MODEL_DIR: dir, LOG_LEVEL: 'silent', ...env });
 
-test('loads every page and company section, with bodies serialized once and strong ETags', async () => {
+test('loads every page and company section, with bodies serialized once (pages when first asked for) and strong ETags', async () => {
   const fixture = await sharedReadModel();
   const holder = await openModel(configFor(fixture.dir), log, { watch: false });
   try {
@@ -25,12 +25,13 @@ test('loads every page and company section, with bodies serialized once and stro
       const page = model.byPath.get(seed.path)!;
       assert.ok(page, seed.path);
       assert.is(model.bySlug.get(seed.slug), page);
-      const body = PageSchema.strict().parse(JSON.parse(page.body.toString('utf8')));
+      const rep = await model.partOf(page, 0);
+      const body = PageSchema.strict().parse(JSON.parse(rep.body.toString('utf8')));
       assert.is(body.title, seed.title);
       assert.is(body.url, FIXTURE_SITE_URL + seed.path);
-      const digest = createHash('sha256').update(page.body).digest('base64url').slice(0, 22);
-      assert.is(page.etag, `"${digest}"`);
-      if (page.body.length >= 1024) assert.ok(page.br && page.gzip, `${seed.path} precompressed`);
+      const digest = createHash('sha256').update(rep.body).digest('base64url').slice(0, 22);
+      assert.is(rep.etag, `"${digest}"`);
+      if (rep.body.length >= 1024) assert.ok(rep.br && rep.gzip, `${seed.path} precompressed`);
     }
     for (const [section, rep] of Object.entries(model.company)) {
       const info = CompanyInfoSchema.strict().parse(JSON.parse(rep.body.toString('utf8')));
@@ -46,16 +47,17 @@ test('Markdown over READ_PAGE_MAX_CHARS comes in parts cut after a blank line, w
   const fixture = await sharedReadModel();
   const holder = await openModel(configFor(fixture.dir, { READ_PAGE_MAX_CHARS: '5000' }), log, { watch: false });
   try {
-    const long = holder.current().byPath.get(fixture.longPage.path)!;
-    const body = JSON.parse(long.body.toString('utf8'));
+    const model = holder.current();
+    const long = model.byPath.get(fixture.longPage.path)!;
+    const body = JSON.parse((await model.partOf(long, 0)).body.toString('utf8'));
     assert.is(body.truncated, true);
     assert.ok(body.markdown.length <= 5000 && body.markdown.length > 2500, `kept ${body.markdown.length}`);
     assert.ok(fixture.longPage.markdown.startsWith(body.markdown));
     assert.ok(body.markdown.endsWith('\n\n'), 'cut after a blank line');
     assert.is(body.next_offset, body.markdown.length);
     assert.is(body.total_chars, fixture.longPage.markdown.length);
-    assert.is(long.markdown, fixture.longPage.markdown, 'the full text stays available');
-    const short = JSON.parse(holder.current().bySlug.get('fontaneria')!.body.toString('utf8'));
+    assert.is((await model.textOf(long)).markdown, fixture.longPage.markdown, 'the full text stays available');
+    const short = JSON.parse((await model.partOf(model.bySlug.get('fontaneria')!, 0)).body.toString('utf8'));
     assert.is(short.truncated, false);
   } finally {
     await holder.close();
@@ -66,7 +68,8 @@ test('served under another SITE_URL, page and company URLs follow the server', a
   const fixture = await sharedReadModel();
   const holder = await openModel(configFor(fixture.dir, { SITE_URL: 'https://staging.example.es' }), log, { watch: false });
   try {
-    const home = JSON.parse(holder.current().bySlug.get('inicio')!.body.toString('utf8'));
+    const model = holder.current();
+    const home = JSON.parse((await model.partOf(model.bySlug.get('inicio')!, 0)).body.toString('utf8'));
     assert.is(home.url, 'https://staging.example.es/');
     assert.match(home.markdown, '(https://staging.example.es/servicios/fontaneria/)');
     assert.not.match(home.markdown, FIXTURE_SITE_URL);
@@ -78,16 +81,42 @@ test('served under another SITE_URL, page and company URLs follow the server', a
   }
 });
 
-test('a read model that does not validate is refused with the file at fault', async () => {
+test('a read model whose page index does not validate is refused with the line at fault; a page changed in the pack after the build fails that page alone', async () => {
   const fixture = await createReadModel();
   try {
-    const file = path.join(buildPath(fixture.dir, fixture.buildId), 'pages', 'fontaneria.json');
-    const page = JSON.parse(await fs.readFile(file, 'utf8'));
-    await fs.writeFile(file, JSON.stringify({ ...page, path: '/../../etc/' }));
+    const buildDir = buildPath(fixture.dir, fixture.buildId);
+    const index = path.join(buildDir, 'pages.ndjson');
+    const good = await fs.readFile(index, 'utf8');
+    const lines = good.split('\n');
+    const at = lines.findIndex((l) => l.includes('"slug":"fontaneria"'));
+    lines[at] = JSON.stringify({ ...JSON.parse(lines[at]!), path: '/../../etc/' });
+    await fs.writeFile(index, lines.join('\n'));
     const err = await openModel(configFor(fixture.dir), log, { watch: false }).then(() => null, (e: Error) => e);
-    assert.match(String(err?.message), 'pages/fontaneria.json');
-    await fs.writeFile(file, '{not json');
+    assert.match(String(err?.message), `pages.ndjson line ${at + 1}: path`);
+    lines[at] = '{not json';
+    await fs.writeFile(index, lines.join('\n'));
     assert.match(String((await openModel(configFor(fixture.dir), log, { watch: false }).catch((e: Error) => e))), 'not JSON');
+    await fs.writeFile(index, good);
+
+    // Pages are read from the pack when asked for: one changed after the build is refused, the others serve.
+    const pack = path.join(buildDir, 'pages.pack');
+    const entry = JSON.parse(good.split('\n')[at]!) as { offset: number; length: number };
+    const bytes = await fs.readFile(pack);
+    const json = bytes.subarray(entry.offset, entry.offset + entry.length).toString('utf8');
+    const changed = Buffer.from(json.replace('Reparación', 'Reparacióm'));
+    assert.is(changed.length, entry.length, 'same length, other content');
+    changed.copy(bytes, entry.offset);
+    await fs.writeFile(pack, bytes);
+    const holder = await openModel(configFor(fixture.dir), log, { watch: false });
+    try {
+      const model = holder.current();
+      const refused = await Promise.resolve(model.partOf(model.bySlug.get('fontaneria')!, 0)).then(() => null, (e: Error) => e);
+      assert.match(String(refused?.message), `pages.pack at ${entry.offset} does not hold the page the index lists`);
+      assert.ok((await model.partOf(model.bySlug.get('cerrajeria')!, 0)).body.length > 0);
+    } finally {
+      await holder.close();
+    }
+
     await fs.rm(path.join(fixture.dir, 'current'));
     assert.match(String((await openModel(configFor(fixture.dir), log, { watch: false }).catch((e: Error) => e))), 'npm run build');
   } finally {
@@ -111,8 +140,8 @@ test('a new build is swapped in without a restart; a broken one is refused and t
     const after = holder.current();
     assert.is.not(after, before, 'swapped by the watcher');
     assert.is(after.manifest.build_id, 'second');
-    assert.is(JSON.parse(after.bySlug.get('fontaneria')!.body.toString('utf8')).title, 'Fontanería urgente');
-    assert.is(JSON.parse(before.bySlug.get('fontaneria')!.body.toString('utf8')).title, 'Fontanería', 'requests in flight keep their model');
+    assert.is(JSON.parse((await after.partOf(after.bySlug.get('fontaneria')!, 0)).body.toString('utf8')).title, 'Fontanería urgente');
+    assert.is(JSON.parse((await before.partOf(before.bySlug.get('fontaneria')!, 0)).body.toString('utf8')).title, 'Fontanería', 'requests in flight keep their model');
 
     await createReadModel({
       dir: fixture.dir,
@@ -120,7 +149,7 @@ test('a new build is swapped in without a restart; a broken one is refused and t
       editPages: (pages) => pages.map((p) => (p.slug === 'cerrajeria' ? { ...p, city: 'paris' as never } : p)),
     });
     const err = await holder.reload().then(() => null, (e: Error) => e);
-    assert.match(String(err?.message), 'pages/cerrajeria.json');
+    assert.match(String(err?.message), 'pages.ndjson');
     assert.is(holder.current().manifest.build_id, 'second', 'the old model still serves');
   } finally {
     await holder.close();

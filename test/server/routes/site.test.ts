@@ -21,10 +21,11 @@ const get = async (path: string, headers: Record<string, string> = {}, method = 
   server = await (started ??= startTestServer({ fixture: 'built' }));
   return request(server.origin + path, { method, headers });
 };
-const markdownOf = (path: string) => {
-  const page = server.model.current().byPath.get(path);
+const markdownOf = async (path: string) => {
+  const model = server.model.current();
+  const page = model.byPath.get(path);
   if (!page) throw new Error(`no page ${path} in the read model`);
-  return page.markdown;
+  return (await model.textOf(page)).markdown;
 };
 const withNewline = (s: string) => (s.endsWith('\n') ? s : `${s}\n`);
 
@@ -34,10 +35,10 @@ function assertHtml(res: RawResponse, what: string): void {
   assert.match(res.text(), /^<!DOCTYPE html>/i, what);
 }
 
-function assertMarkdown(res: RawResponse, path: string, what: string): void {
+async function assertMarkdown(res: RawResponse, path: string, what: string): Promise<void> {
   assert.is(res.status, 200, what);
   assert.is(res.headers['content-type'], 'text/markdown; charset=utf-8', what);
-  assert.is(res.text(), withNewline(markdownOf(path)), what);
+  assert.is(res.text(), withNewline(await markdownOf(path)), what);
 }
 
 function assertPageHeaders(res: RawResponse, what: string, path: string): void {
@@ -89,19 +90,19 @@ test('Markdown when text/markdown is preferred or the only type', async () => {
   ];
   for (const accept of accepts) {
     const res = await get(PAGE, { Accept: accept });
-    assertMarkdown(res, PAGE, accept);
+    await assertMarkdown(res, PAGE, accept);
     assertPageHeaders(res, accept, PAGE);
     assert.is(res.headers['cache-control'], 'public, max-age=300, must-revalidate', accept);
   }
 });
 
 test('Markdown of the home page, a nested page, a page without its trailing slash and the sandbox', async () => {
-  assertMarkdown(await get('/', { Accept: 'text/markdown' }), '/', 'home');
-  assertMarkdown(await get('/servicios/fontaneria/madrid/', { Accept: 'text/markdown' }), '/servicios/fontaneria/madrid/', 'service × city');
-  assertMarkdown(await get('/precios', { Accept: 'text/markdown' }), PAGE, 'no trailing slash');
-  assertMarkdown(await get('/precios/index.html', { Accept: 'text/markdown' }), PAGE, 'index.html');
-  assertMarkdown(await get('/api/sandbox/', { Accept: 'text/markdown' }), '/api/sandbox/', 'sandbox');
-  assert.match(markdownOf('/'), /^# /);
+  await assertMarkdown(await get('/', { Accept: 'text/markdown' }), '/', 'home');
+  await assertMarkdown(await get('/servicios/fontaneria/madrid/', { Accept: 'text/markdown' }), '/servicios/fontaneria/madrid/', 'service × city');
+  await assertMarkdown(await get('/precios', { Accept: 'text/markdown' }), PAGE, 'no trailing slash');
+  await assertMarkdown(await get('/precios/index.html', { Accept: 'text/markdown' }), PAGE, 'index.html');
+  await assertMarkdown(await get('/api/sandbox/', { Accept: 'text/markdown' }), '/api/sandbox/', 'sandbox');
+  assert.match(await markdownOf('/'), /^# /);
 });
 
 test('/api/sandbox and /api/sandbox/ both answer the sandbox page', async () => {
@@ -116,6 +117,7 @@ test('/api/sandbox and /api/sandbox/ both answer the sandbox page', async () => 
 test('Markdown: strong ETag from the page hash, 304 on If-None-Match, compressed variants, HEAD', async () => {
   const first = await get(PAGE, { Accept: 'text/markdown' });
   const page = server.model.current().byPath.get(PAGE)!;
+  const markdown = await markdownOf(PAGE);
   const etag = String(first.headers.etag);
   assert.is(etag, `"md-${page.hash.slice(0, 32)}"`);
 
@@ -135,13 +137,13 @@ test('Markdown: strong ETag from the page hash, 304 on If-None-Match, compressed
   const br = await get(PAGE, { Accept: 'text/markdown', 'Accept-Encoding': 'gzip, br' });
   assert.is(br.headers['content-encoding'], 'br');
   assert.is(br.headers.etag, `"md-${page.hash.slice(0, 32)}-br"`);
-  assert.is(zlib.brotliDecompressSync(br.body).toString('utf8'), withNewline(page.markdown));
+  assert.is(zlib.brotliDecompressSync(br.body).toString('utf8'), withNewline(markdown));
   assert.is((await get(PAGE, { Accept: 'text/markdown', 'Accept-Encoding': 'br', 'If-None-Match': String(br.headers.etag) })).status, 304);
 
   const head = await get(PAGE, { Accept: 'text/markdown' }, 'HEAD');
   assert.is(head.status, 200);
   assert.is(head.body.length, 0);
-  assert.is(Number(head.headers['content-length']), Buffer.byteLength(withNewline(page.markdown)));
+  assert.is(Number(head.headers['content-length']), Buffer.byteLength(withNewline(markdown)));
   assert.is(head.headers.etag, etag);
 });
 

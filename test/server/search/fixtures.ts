@@ -14,6 +14,7 @@ import { ROOT } from '../../../server/config.ts';
 import { headingText } from '../../../server/search/plain-text.ts';
 import type { ReadModelPage } from '../../../server/schemas/read-model.ts';
 import type { PageInfo } from '../../../server/search/index.ts';
+import { cursorKey } from '../../../server/search/cursor.ts';
 
 export const SITE = 'https://agentes.test';
 
@@ -164,6 +165,9 @@ export function fixturePages(): ReadModelPage[] {
 
 export const pageInfo = (pages: readonly ReadModelPage[]): Map<string, PageInfo> =>
   new Map(pages.map((p) => [p.path, { title: p.title, url: p.url, city: p.city, description: p.description, headings: headingText(p.markdown) }]));
+
+/** The cursor key of a fixture build (a real build derives it from its content id). */
+export const FIXTURE_CURSOR_KEY = cursorKey('', 'fixture content');
 
 export interface BuiltIndex {
   dir: string;

@@ -13,7 +13,8 @@ import { SearchResponseSchema } from '../../../server/schemas/resources.ts';
 import { openSearch, searchPages, type SearchEngine } from '../../../server/search/index.ts';
 import { SIDECAR_FILE, SidecarSchema } from '../../../server/search/sidecar.ts';
 import { fold } from '../../../server/search/text.ts';
-import { buildFixtureIndex, pageInfo, SITE, type BuiltIndex } from './fixtures.ts';
+import { cursorKey } from '../../../server/search/cursor.ts';
+import { buildFixtureIndex, FIXTURE_CURSOR_KEY, pageInfo, SITE, type BuiltIndex } from './fixtures.ts';
 
 let built: BuiltIndex;
 let other: BuiltIndex;
@@ -23,7 +24,7 @@ let texts: Map<string, string>;
 test.before(async () => {
   built = await buildFixtureIndex();
   other = await buildFixtureIndex();
-  engine = await openSearch(built.dir, pageInfo(built.pages));
+  engine = await openSearch(built.dir, pageInfo(built.pages), FIXTURE_CURSOR_KEY);
   const sidecar = SidecarSchema.parse(JSON.parse(await fs.readFile(path.join(built.dir, SIDECAR_FILE), 'utf8')));
   texts = new Map(sidecar.pages.map((p) => [SITE + p.path, p.text]));
 });
@@ -226,7 +227,7 @@ test('order is stable and ties break by URL', async () => {
     path: `/servicios/${name}/`, url: `${SITE}/servicios/${name}/`, slug: name,
   }));
   const tied = await buildFixtureIndex(twins);
-  const e = await openSearch(tied.dir, pageInfo(twins));
+  const e = await openSearch(tied.dir, pageInfo(twins), FIXTURE_CURSOR_KEY);
   try {
     const urls = (await walk('fontanero', {}, e)).map((r) => r.url);
     assert.equal(urls, twins.map((p) => p.url).sort());
@@ -280,16 +281,16 @@ test('forged, malformed and foreign cursors are a 400 on `cursor`, never a wrong
   // Same query, differently written: same normalized query, so the cursor holds.
   assert.is((await search('Fontanero', { limit: 2, cursor })).total, 2);
 
-  const foreign = await openSearch(other.dir, pageInfo(other.pages));
+  const foreign = await openSearch(other.dir, pageInfo(other.pages), cursorKey('', 'other content'));
   try {
-    await rejectsCursor(() => searchPages(foreign, input('fontanero', { limit: 2, cursor })), 'cursor of another build');
+    await rejectsCursor(() => searchPages(foreign, input('fontanero', { limit: 2, cursor })), 'cursor of a build of other content');
   } finally {
     await foreign.close();
   }
 });
 
 test('two engines on the same index answer alike, cursors included', async () => {
-  const twin = await openSearch(built.dir, pageInfo(built.pages));
+  const twin = await openSearch(built.dir, pageInfo(built.pages), FIXTURE_CURSOR_KEY);
   try {
     for (const q of ['fontanero', 'cerrajero en vigo', 'cerrajro', 'las palmas', 'presupuesto']) {
       assert.equal(await walk(q, { limit: 3 }, twin), await walk(q, { limit: 3 }));
@@ -304,7 +305,7 @@ test('two engines on the same index answer alike, cursors included', async () =>
 });
 
 test('concurrent searches get their own results and excerpts', async () => {
-  const fresh = await openSearch(built.dir, pageInfo(built.pages));
+  const fresh = await openSearch(built.dir, pageInfo(built.pages), FIXTURE_CURSOR_KEY);
   try {
     const queries = ['fontanero', 'cerrajero', 'electricista', 'llave dentro', 'diferencial', 'bombines', 'desatascos', 'boletín', 'fontanero vigo', 'cerrajro'];
     const expected: SearchResponse[] = [];
@@ -320,7 +321,7 @@ test('concurrent searches get their own results and excerpts', async () => {
 test('only pages of the loaded model are returned', async () => {
   const without = pageInfo(built.pages);
   without.delete('/servicios/fontaneria/vigo/');
-  const partial = await openSearch(built.dir, without);
+  const partial = await openSearch(built.dir, without, FIXTURE_CURSOR_KEY);
   try {
     const all = paths(await walk('fontanero', {}, partial));
     assert.ok(all.length > 0);
@@ -331,7 +332,7 @@ test('only pages of the loaded model are returned', async () => {
 });
 
 test('a closed engine refuses to search', async () => {
-  const e = await openSearch(built.dir, pageInfo(built.pages));
+  const e = await openSearch(built.dir, pageInfo(built.pages), FIXTURE_CURSOR_KEY);
   await e.close();
   await e.close();
   try {

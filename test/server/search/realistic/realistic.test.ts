@@ -27,14 +27,14 @@ let heldOut: Report;
 
 realistic.before(async () => {
   const config = parseConfig();
-  model = await loadModel({ siteUrl: config.siteUrl, readModelDir: config.readModelDir, readPageMaxChars: config.readPageMaxChars }, await builtReadModel());
+  model = await loadModel(config, await builtReadModel());
   report = await evaluate(model.search);
   heldOut = await evaluate(model.search, loadHeldOut());
   for (const g of [...report.groups, report.total, { ...heldOut.total, group: 'held-out' }]) {
     process.stdout.write(`  ${g.group.padEnd(14)} top-1 ${(100 * share(g.top1, g.answerable)).toFixed(1)} %  top-3 ${(100 * share(g.top3, g.answerable)).toFixed(1)} %  off-site empty ${g.empty}/${g.offSite}\n`);
   }
 });
-realistic.after(async () => { await model?.search.close(); });
+realistic.after(async () => { await model?.close(); });
 
 const misses = (group: string) => report.total.misses.filter((m) => report.groups.find((g) => g.group === group)?.misses.includes(m))
   .map((m) => `\n    ${JSON.stringify(m.query)} → ${m.got.slice(0, 3).join(', ') || '(nothing)'} (want ${m.answers.join(' | ') || 'nothing'})`).join('');

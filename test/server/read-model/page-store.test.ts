@@ -1,0 +1,108 @@
+/**
+ * Page bodies on disk with a byte-bounded hot set: a representation evicted from the hot set is
+ * made again from the page's file byte for byte (bodies, encodings, ETags), and a server that keeps
+ * nothing hot (READ_MODEL_CACHE_MB=0) answers exactly what one serving from memory answers.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { buildPath } from '../../../server/read-model/pointer.ts';
+import { readPageIndex } from '../../../server/read-model/page-index.ts';
+import { createPageStore } from '../../../server/read-model/page-store.ts';
+import { PAGE_INDEX_FILE, PAGE_PACK_FILE } from '../../../server/schemas/read-model.ts';
+import type { LoadedPage, Representation } from '../../../server/read-model/types.ts';
+import { request, type RawResponse } from '../../helpers/http.ts';
+import { sharedReadModel, type ReadModelFixture } from '../../helpers/read-model.ts';
+import { startTestServer } from '../../helpers/server.ts';
+
+/** The fixture's pages as a server holds them: entries of its page index. */
+async function indexOf(fixture: ReadModelFixture): Promise<(slug: string) => LoadedPage> {
+  const entries = await readPageIndex(path.join(buildPath(fixture.dir, fixture.buildId), PAGE_INDEX_FILE));
+  return (slug) => {
+    const { headings: _headings, ...entry } = entries.find((e) => e.slug === slug)!;
+    return { ...entry, url: fixture.siteUrl + entry.path };
+  };
+}
+
+const openPack = (fixture: ReadModelFixture) => fs.open(path.join(buildPath(fixture.dir, fixture.buildId), PAGE_PACK_FILE), 'r');
+
+const same = (a: Representation, b: Representation, what: string) => {
+  assert.is(b.etag, a.etag, `${what}: ETag`);
+  assert.ok(b.body.equals(a.body), `${what}: body`);
+  assert.is(b.gzip?.etag, a.gzip?.etag, `${what}: gzip ETag`);
+  assert.ok((b.gzip?.body ?? Buffer.alloc(0)).equals(a.gzip?.body ?? Buffer.alloc(0)), `${what}: gzip body`);
+  assert.is(b.br?.etag, a.br?.etag, `${what}: brotli ETag`);
+  assert.ok((b.br?.body ?? Buffer.alloc(0)).equals(a.br?.body ?? Buffer.alloc(0)), `${what}: brotli body`);
+};
+
+test('an evicted representation is made again from disk, byte for byte; the hot set keeps to its budget', async () => {
+  const fixture = await sharedReadModel();
+  const asLoaded = await indexOf(fixture);
+  const long = asLoaded(fixture.longPage.slug);
+  const short = asLoaded('fontaneria');
+  const big = createPageStore({ pack: await openPack(fixture), rebase: (s) => s, maxChars: 20_000, cacheBytes: 64 << 20 });
+  const reference = await big.partOf(long, 0);
+  assert.is(big.partOf(long, 0), reference, 'hot: the same object, no file read');
+
+  // Room for the long page's text and first part, not for another page besides.
+  const budget = big.cachedBytes + 1024;
+  const small = createPageStore({ pack: await openPack(fixture), rebase: (s) => s, maxChars: 20_000, cacheBytes: budget });
+  const first = await small.partOf(long, 0);
+  same(reference, first, 'cold');
+  assert.is(small.partOf(long, 0), first, 'hot in the small store too');
+  for (const slug of fixture.pages.map((p) => p.slug)) {
+    await small.partOf(asLoaded(slug), 0);
+    await small.markdownOf(asLoaded(slug));
+    assert.ok(small.cachedBytes <= budget, `${small.cachedBytes} bytes held, budget ${budget}`);
+  }
+  await small.partOf(short, 0);
+  const again = small.partOf(long, 0);
+  assert.instance(again, Promise, 'evicted: read from the page file again');
+  const remade = await again;
+  assert.is.not(remade, first);
+  same(first, remade, 'evicted and made again');
+  same(await big.markdownOf(long), await small.markdownOf(long), 'Markdown representation');
+  const offset = JSON.parse(first.body.toString('utf8')).next_offset as number;
+  same(await big.partOf(long, offset), await small.partOf(long, offset), 'a later part');
+  await big.close();
+  await small.close();
+});
+
+/** Status, headers and body of an answer: all but Date and the quota's count, which are the moment's. */
+const answer = (res: RawResponse) => {
+  const headers = Object.fromEntries(Object.entries(res.headers).filter(([name]) => name !== 'date' && !name.startsWith('ratelimit')));
+  return { status: res.status, headers, body: res.body.toString('base64') };
+};
+
+test('a server that keeps nothing hot answers byte for byte what a hot one answers: headers, ETags, 304s, every encoding', async () => {
+  const fixture = await sharedReadModel();
+  const hot = await startTestServer({ fixture, env: { RATE_LIMIT_ANONYMOUS: '100000' } });
+  const cold = await startTestServer({ fixture, env: { RATE_LIMIT_ANONYMOUS: '100000', READ_MODEL_CACHE_MB: '0' } });
+  try {
+    const targets = [
+      ...fixture.pages.map((p) => `/wp-json/agentes/v1/read_page?url=${encodeURIComponent(p.path)}`),
+      `/wp-json/agentes/v1/read_page?url=${fixture.longPage.slug}&offset=0`,
+    ];
+    const long = JSON.parse((await request(hot.origin + targets.at(-1)!)).text()) as { next_offset: number };
+    targets.push(`/wp-json/agentes/v1/read_page?url=${fixture.longPage.slug}&offset=${long.next_offset}`);
+    for (const target of targets) {
+      for (const encoding of ['', 'gzip', 'br', 'gzip, deflate, br']) {
+        const headers: Record<string, string> = encoding ? { 'Accept-Encoding': encoding } : {};
+        // Twice on the hot server: the second answer comes from its hot set.
+        await request(hot.origin + target, { headers });
+        const expected = answer(await request(hot.origin + target, { headers }));
+        const got = answer(await request(cold.origin + target, { headers }));
+        assert.equal(got, expected, `${target} (${encoding || 'identity'})`);
+        const etag = String(expected.headers.etag);
+        assert.is((await request(cold.origin + target, { headers: { ...headers, 'If-None-Match': etag } })).status, 304, `${target}: 304 from disk`);
+      }
+    }
+    assert.equal(cold.logged, [], 'nothing failed');
+  } finally {
+    await hot.close();
+    await cold.close();
+  }
+});
+
+test.run();
