@@ -15,7 +15,7 @@ import type { City, Company, Crumb, Service } from './site.ts';
 /** Absolute URL of a site path. */
 const abs = (site: URL, path: string): string => new URL(path, site).href;
 
-export const organizationId = (site: URL): string => abs(site, '/#empresa');
+const organizationId = (site: URL): string => abs(site, '/#empresa');
 
 const telephone = (phone: string): string => phoneHref(phone).slice('tel:'.length);
 
@@ -27,7 +27,7 @@ function postalAddress(address: string): PostalAddress {
 }
 
 /** An island is served whole (its towns), a city with its metropolitan area. */
-export function place(city: City): CityNode | AdministrativeArea {
+function place(city: City): CityNode | AdministrativeArea {
   return city.island ? { '@type': 'AdministrativeArea', name: `${city.island} (isla)` } : { '@type': 'City', name: city.name };
 }
 
@@ -56,7 +56,7 @@ export function organization(company: Company, cities: readonly City[], site: UR
 }
 
 /** The company as a Service names its provider: the `@id` of its full description, and its name. */
-export function organizationRef(company: Company, site: URL): HomeAndConstructionBusiness {
+function organizationRef(company: Company, site: URL): HomeAndConstructionBusiness {
   return { '@type': 'HomeAndConstructionBusiness', '@id': organizationId(site), name: company.brand };
 }
 
