@@ -127,22 +127,48 @@ test('service pages: a Service over every city the page links, with the provider
   assert.ok(services > 300, `${services} Service nodes`);
 });
 
-test('FAQPage where a service page or the FAQ answers questions: the same questions and answers, in order', async () => {
-  const pages = await load();
-  for (const { page, tree, nodes } of pages.filter((p) => p.page.kind === 'service' || p.page.path === '/preguntas-frecuentes/')) {
-    const [faq] = ofType(nodes, 'FAQPage');
-    assert.ok(faq, `${page.path}: no FAQPage`);
-    const questions = selectAll('main h3', tree).filter((h) => collapse(toString(h)).startsWith('¿'));
-    const answers = questions.map((h) => {
-      const parent = selectAll('main *', tree).find((el) => el.children.includes(h))!;
-      const next = parent.children.slice(parent.children.indexOf(h) + 1).find((c): c is Element => c.type === 'element')!;
-      return collapse(toString(next));
-    });
-    const entities = faq.mainEntity as { name: string; acceptedAnswer: { text: string } }[];
-    assert.ok(entities.length >= 4, page.path);
-    assert.equal(entities.map((e) => e.name), questions.map((h) => collapse(toString(h))), page.path);
-    assert.equal(entities.map((e) => collapse(e.acceptedAnswer.text)), answers, page.path);
+/**
+ * The questions a page shows, each with the text of the blocks after it up to the next heading:
+ * a guide's every `<h3>` under its "Preguntas frecuentes" heading, elsewhere every `<h3>` that
+ * asks (¿…?).
+ */
+function questionsShown(tree: Root, guide: boolean): { q: string; a: string }[] {
+  const faqs: { q: string; a: string }[] = [];
+  for (const parent of selectAll('main, main *', tree)) {
+    let inSection = !guide;
+    let current: { q: string; a: string } | undefined;
+    for (const el of parent.children.filter((c): c is Element => c.type === 'element')) {
+      const text = collapse(toString(el));
+      if (el.tagName === 'h2' || el.tagName === 'h1') {
+        current = undefined;
+        if (guide) inSection = /^preguntas frecuentes$/i.test(text);
+      } else if (el.tagName === 'h3') {
+        current = inSection && (guide || text.startsWith('¿')) ? { q: text, a: '' } : undefined;
+        if (current) faqs.push(current);
+      } else if (current) {
+        current.a = collapse(`${current.a} ${text}`);
+      }
+    }
   }
+  return faqs;
+}
+
+test('FAQPage where a service page, a guide or the FAQ answers questions: the same questions and answers, in order', async () => {
+  let guides = 0;
+  for (const { page, tree, nodes } of await load()) {
+    if (page.kind !== 'service' && page.kind !== 'guide' && page.path !== '/preguntas-frecuentes/') continue;
+    const shown = questionsShown(tree, page.kind === 'guide');
+    const [faq] = ofType(nodes, 'FAQPage');
+    if (shown.length === 0) {
+      assert.is(faq, undefined, `${page.path}: a FAQPage without questions on the page`);
+      continue;
+    }
+    assert.ok(faq, `${page.path}: no FAQPage`);
+    if (page.kind === 'guide') guides++;
+    const entities = faq.mainEntity as { name: string; acceptedAnswer: { text: string } }[];
+    assert.equal(entities.map((e) => ({ q: e.name, a: collapse(e.acceptedAnswer.text) })), shown, page.path);
+  }
+  assert.ok(guides >= 4, `${guides} guides with a FAQPage`);
 });
 
 test.run();
