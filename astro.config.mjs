@@ -3,6 +3,7 @@ import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import sitemap from '@astrojs/sitemap';
 import { parseSiteUrl } from './server/config.ts';
+import { rehypeScrollTables } from './src/lib/rehype-scroll-tables.ts';
 
 // SITE_URL, read as the server and the read-model build read it (server/config.ts).
 const site = parseSiteUrl(process.env.SITE_URL);
@@ -16,6 +17,7 @@ export default defineConfig({
   // Every built page is listed; the 404 page is left out by the integration itself.
   integrations: [sitemap()],
   compressHTML: true,
+  markdown: { rehypePlugins: [rehypeScrollTables] },
   server: { port: Number(process.env.PORT || 4321) },
   devToolbar: { enabled: false },
 });

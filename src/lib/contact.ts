@@ -9,3 +9,8 @@ export function phoneHref(phone: string): string {
 export function whatsappHref(number: string): string {
   return `https://wa.me/${number.replace(/\D/g, '')}`;
 }
+
+/** "+34 910 573 842" with no-break spaces: a number is read and dialled whole, never split across lines. */
+export function unbroken(text: string): string {
+  return text.replace(/ /g, '\u00a0');
+}

@@ -33,6 +33,11 @@ export const paths = {
   guide: (slug: string) => `/guias/${slug}/`,
 } as const;
 
+/** A page's whole breadcrumb trail: Inicio, then its own crumbs. */
+export function breadcrumbTrail(crumbs: readonly Crumb[]): Crumb[] {
+  return [{ label: 'Inicio', href: paths.home }, ...crumbs];
+}
+
 let cached: Promise<SiteData> | undefined;
 
 export function loadSite(): Promise<SiteData> {

@@ -160,4 +160,28 @@ test('sandbox page: forms from the OpenAPI document; its Markdown keeps the text
   }
 });
 
+/** Whether the element's top and bottom are both inside the viewport. */
+const onScreen = (page: Page, selector: string) => page.locator(selector).first().evaluate((el) => {
+  const r = el.getBoundingClientRect();
+  return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight;
+});
+
+test('sandbox on a phone: a search brings its results into view, and reading a result brings the answer below the forms', async () => {
+  const server = await builtServer();
+  const page = await (await chromium()).newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  try {
+    await page.goto(`${server.origin}/api/sandbox/`);
+    await page.getByLabel('Texto a buscar').fill('cerrajero');
+    await page.getByRole('button', { name: 'Buscar', exact: true }).click();
+    await waitForStatus(page, 'search_pages', 200);
+    assert.ok(await onScreen(page, '#results-title'), 'the search results are on screen');
+
+    await page.locator('[data-results-list] a[data-read-url]').first().click();
+    await waitForStatus(page, 'read_page', 200);
+    assert.ok(await onScreen(page, '[data-status]'), 'the answer of read_page is on screen');
+  } finally {
+    await page.close();
+  }
+});
+
 test.run();

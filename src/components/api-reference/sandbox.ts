@@ -46,6 +46,13 @@ function init(root: HTMLElement): void {
     markdownText: required<HTMLElement>(root, '[data-markdown-text]'),
     json: required<HTMLElement>(root, '[data-json]'),
     curl: required<HTMLElement>(root, '[data-curl]'),
+    answer: required<HTMLElement>(root, '[data-answer]'),
+  };
+  // On a narrow screen the answer sits below all four forms (one column): bring it into view.
+  const oneColumn = window.matchMedia('(max-width: 60rem)');
+  const reveal = (el: HTMLElement): void => {
+    const top = el.getBoundingClientRect().top;
+    if (oneColumn.matches && (top < 0 || top > innerHeight / 2)) el.scrollIntoView({ block: 'start' });
   };
   // Fields only a script can fill sensibly (an empty cursor sent by a plain form is a 400).
   for (const el of root.querySelectorAll<HTMLInputElement>('[data-needs-js]')) el.disabled = false;
@@ -82,6 +89,7 @@ function init(root: HTMLElement): void {
       if (controller.signal.aborted) return;
       panel.status.dataset.ok = 'false';
       panel.status.textContent = `Error de red: ${(err as Error).message}`;
+      reveal(panel.answer);
     } finally {
       if (button) button.disabled = false;
       if (running === controller) {
@@ -131,6 +139,8 @@ function init(root: HTMLElement): void {
       panel.markdown.hidden = false;
     }
     panel.body.hidden = false;
+    // A search's results are listed under its form; every other answer is the panel.
+    reveal(op === 'search_pages' && !panel.results.hidden ? panel.results : panel.answer);
   };
 
   const showResults = (results: SearchResult[], nextCursor: string | null): void => {

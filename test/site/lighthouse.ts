@@ -1,0 +1,78 @@
+/**
+ * Lighthouse (its default config: mobile emulation, simulated slow 4G and 4× CPU) on the same
+ * Chromium binary the page tests drive. The binary is the one `launchChromium` starts, read from
+ * its own chrome://version page, so however that helper finds Chromium, Lighthouse follows; the
+ * audit itself needs a browser with a debugging port, which chrome-launcher opens.
+ */
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { launchChromium } from './chromium.ts';
+
+export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export interface LighthouseReport {
+  url: string;
+  /** 0–100 per category. */
+  scores: Record<Category, number>;
+  /** Audits that cost points (score below 1 with a weight), as "category/audit: title". */
+  lost: string[];
+  /** The SEO score (0–100) over every SEO audit but robots-txt, weighted as Lighthouse weighs them. */
+  seoBesideRobotsTxt: number;
+  /** The directive named on each line the robots-txt audit rejected ("Content-Signal"). */
+  robotsTxtErrors: string[];
+}
+
+export interface LighthouseRunner {
+  audit(url: string): Promise<LighthouseReport>;
+  close(): Promise<void>;
+}
+
+async function chromiumBinary(): Promise<string> {
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    await page.goto('chrome://version');
+    const binary = (await page.locator('#executable_path').textContent())?.trim();
+    if (!binary) throw new Error('chrome://version did not show the executable path');
+    return binary;
+  } finally {
+    await browser.close();
+  }
+}
+
+export async function createLighthouse(): Promise<LighthouseRunner> {
+  const chrome = await chromeLauncher.launch({
+    chromePath: await chromiumBinary(),
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    logLevel: 'silent',
+  });
+  return {
+    async audit(url) {
+      const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] });
+      if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+      const { lhr } = result;
+      if (lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+      const scores = {} as Record<Category, number>;
+      const lost: string[] = [];
+      for (const id of CATEGORIES) {
+        const category = lhr.categories[id];
+        if (!category) throw new Error(`Lighthouse on ${url}: no ${id} category`);
+        scores[id] = Math.round((category.score ?? 0) * 100);
+        for (const ref of category.auditRefs) {
+          const audit = lhr.audits[ref.id];
+          if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1) lost.push(`${id}/${ref.id}: ${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ''}`);
+        }
+      }
+      const seo = lhr.categories.seo!.auditRefs.filter((ref) => ref.id !== 'robots-txt' && ref.weight > 0 && lhr.audits[ref.id]?.score !== null);
+      const weight = seo.reduce((sum, ref) => sum + ref.weight, 0);
+      const seoBesideRobotsTxt = Math.round((100 * seo.reduce((sum, ref) => sum + ref.weight * (lhr.audits[ref.id]!.score ?? 0), 0)) / weight);
+      const robotsItems = (lhr.audits['robots-txt']?.details as { items?: { line?: string }[] } | undefined)?.items ?? [];
+      const robotsTxtErrors = robotsItems.map((item) => (item.line ?? '').split(':')[0]!.trim());
+      return { url, scores, lost, seoBesideRobotsTxt, robotsTxtErrors };
+    },
+    async close() {
+      chrome.kill();
+    },
+  };
+}
