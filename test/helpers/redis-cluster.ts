@@ -1,0 +1,111 @@
+/**
+ * A private Redis Cluster for one test file: three masters holding every slot and one replica of
+ * the first master, each a `redis-server --cluster-enabled yes` on a free port (test/helpers/
+ * redis.ts), joined by `redis-cli --cluster`. Fails loudly when a server or redis-cli does not
+ * start or the cluster does not form; never touches another Redis.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { startRedis, type TestRedis } from './redis.ts';
+import { adminConnection, settled, SETTLE_MS, type AdminConnection } from './redis-topology.ts';
+
+const run = promisify(execFile);
+/** What a cluster waits before it calls a silent node failed; short, so a test's failover is quick. */
+const NODE_TIMEOUT_MS = 1000;
+
+export interface TestRedisCluster {
+  /** The three masters at start (the first is the one with a replica). */
+  masters: TestRedis[];
+  replica: TestRedis;
+  /** For REDIS_CLUSTER_NODES: every node, as host:port. */
+  nodes: string;
+  /** The port of the master that serves `key` now. */
+  masterOf(key: string): Promise<number>;
+  /** Sends a command to the node on `port`. */
+  command(port: number, args: string[]): Promise<unknown>;
+  /**
+   * CLUSTER FAILOVER on the replica: the first master's slots move to it, with their keys. Resolves
+   * once every node sees the replica as their master.
+   */
+  failover(): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function cli(args: string[]): Promise<string> {
+  try {
+    const { stdout } = await run('redis-cli', args, { timeout: SETTLE_MS });
+    return stdout;
+  } catch (err) {
+    const e = err as { message: string; stdout?: string; stderr?: string };
+    throw new Error(`redis-cli ${args.join(' ')} failed (is redis-cli installed?): ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`);
+  }
+}
+
+export async function startRedisCluster(): Promise<TestRedisCluster> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-cluster-'));
+  const servers: TestRedis[] = [];
+  const clients = new Map<number, Promise<AdminConnection>>();
+  const close = async () => {
+    await Promise.all([...clients.values()].map(async (c) => (await c.catch(() => null))?.close()));
+    await Promise.all(servers.map((s) => s.close()));
+    await fs.rm(dir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; i < 4; i++) {
+      servers.push(await startRedis({
+        args: ['--cluster-enabled', 'yes', '--cluster-config-file', path.join(dir, `nodes-${i}.conf`), '--dir', dir,
+          '--cluster-node-timeout', String(NODE_TIMEOUT_MS)],
+      }));
+    }
+    const [first, second, third, replica] = servers as [TestRedis, TestRedis, TestRedis, TestRedis];
+    const address = (s: TestRedis) => `127.0.0.1:${s.port}`;
+    await cli(['--cluster', 'create', address(first), address(second), address(third), '--cluster-replicas', '0', '--cluster-yes']);
+    const firstId = (await cli(['-p', String(first.port), 'CLUSTER', 'MYID'])).trim();
+    await cli(['--cluster', 'add-node', address(replica), address(first), '--cluster-slave', '--cluster-master-id', firstId]);
+
+    const command = async (port: number, args: string[]) => {
+      let client = clients.get(port);
+      if (!client) clients.set(port, client = adminConnection(port));
+      return (await client).send(args);
+    };
+    const info = async (port: number, section: string) => String(await command(port, ['INFO', section]));
+    const state = async (port: number) => /cluster_state:ok/.test(String(await command(port, ['CLUSTER', 'INFO'])));
+    const replicaSynced = async () => /master_link_status:up/.test(await info(replica.port, 'replication'));
+    await settled('Redis Cluster', 'every node sees the cluster as ok and the replica in sync', async () =>
+      (await Promise.all(servers.map((s) => state(s.port)))).every(Boolean) && await replicaSynced());
+
+    const masterOf = async (key: string) => {
+      const slot = Number(await command(first.port, ['CLUSTER', 'KEYSLOT', key]));
+      const ranges = await command(first.port, ['CLUSTER', 'SLOTS']) as unknown as Array<[number, number, [string, number, ...unknown[]]]>;
+      const range = ranges.find(([from, to]) => slot >= Number(from) && slot <= Number(to));
+      if (!range) throw new Error(`no master serves slot ${slot}`);
+      return Number(range[2][1]);
+    };
+    return {
+      masters: [first, second, third],
+      replica,
+      nodes: servers.map(address).join(','),
+      masterOf,
+      command,
+      async failover() {
+        await command(replica.port, ['CLUSTER', 'FAILOVER']);
+        await settled('Redis Cluster', 'the replica taking over', async () => /role:master/.test(await info(replica.port, 'replication')));
+        await settled('Redis Cluster', 'every node seeing the new master', async () => {
+          for (const s of servers) {
+            const nodes = String(await command(s.port, ['CLUSTER', 'NODES']));
+            const line = nodes.split('\n').find((l) => l.includes(`:${replica.port}@`));
+            if (!line || !/\bmaster\b/.test(line)) return false;
+          }
+          return (await Promise.all(servers.map((s) => state(s.port)))).every(Boolean);
+        });
+      },
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

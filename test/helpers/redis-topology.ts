@@ -1,0 +1,27 @@
+/** What the Redis Cluster and Sentinel helpers share: waiting for a topology to settle, and talking to its nodes. */
+import { createClient } from 'redis';
+
+/** Ten times what forming a topology or failing over takes on an idle machine. */
+export const SETTLE_MS = 30_000;
+
+/** Resolves once `check` holds (a throw counts as not yet); fails naming `what` after SETTLE_MS. */
+export async function settled(topology: string, what: string, check: () => Promise<boolean>): Promise<void> {
+  const deadline = performance.now() + SETTLE_MS;
+  while (!(await check().catch(() => false))) {
+    if (performance.now() > deadline) throw new Error(`${topology}: ${what} not within ${SETTLE_MS} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A plain connection to one node of a topology, to set it up and watch it. */
+export interface AdminConnection {
+  send(args: string[]): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+export async function adminConnection(port: number): Promise<AdminConnection> {
+  const client = createClient({ url: `redis://127.0.0.1:${port}` });
+  client.on('error', () => {});
+  await client.connect();
+  return { send: (args) => client.sendCommand(args), close: () => client.close().catch(() => client.destroy()) };
+}
