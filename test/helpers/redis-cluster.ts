@@ -20,6 +20,8 @@ export interface TestRedisCluster {
   /** The three masters at start (the first is the one with a replica). */
   masters: TestRedis[];
   replica: TestRedis;
+  /** The first master and its replica: the shard that fails over. */
+  shard: TestRedis[];
   /** For REDIS_CLUSTER_NODES: every node, as host:port. */
   nodes: string;
   /** The port of the master that serves `key` now. */
@@ -31,6 +33,11 @@ export interface TestRedisCluster {
    * once every node sees the replica as their master.
    */
   failover(): Promise<void>;
+  /**
+   * Kills the shard's master (SIGKILL): the cluster marks it failed after its node timeout and
+   * promotes the other. Resolves once the other serves and the cluster is ok again.
+   */
+  killMaster(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -78,29 +85,41 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
       (await Promise.all(servers.map((s) => state(s.port)))).every(Boolean) && await replicaSynced());
 
     const masterOf = async (key: string) => {
-      const slot = Number(await command(first.port, ['CLUSTER', 'KEYSLOT', key]));
-      const ranges = await command(first.port, ['CLUSTER', 'SLOTS']) as unknown as Array<[number, number, [string, number, ...unknown[]]]>;
+      // The second master never fails over: it answers for the cluster throughout.
+      const slot = Number(await command(second.port, ['CLUSTER', 'KEYSLOT', key]));
+      const ranges = await command(second.port, ['CLUSTER', 'SLOTS']) as unknown as Array<[number, number, [string, number, ...unknown[]]]>;
       const range = ranges.find(([from, to]) => slot >= Number(from) && slot <= Number(to));
       if (!range) throw new Error(`no master serves slot ${slot}`);
       return Number(range[2][1]);
     };
+    /** `heir` is a master, and every node in `live` sees it so and the cluster as ok. */
+    const promoted = async (heir: TestRedis, live: TestRedis[]) => {
+      await settled('Redis Cluster', `${heir.port} taking over`, async () => /role:master/.test(await info(heir.port, 'replication')));
+      await settled('Redis Cluster', `every node seeing ${heir.port} as a master`, async () => {
+        for (const s of live) {
+          const nodes = String(await command(s.port, ['CLUSTER', 'NODES']));
+          const line = nodes.split('\n').find((l) => l.includes(`:${heir.port}@`));
+          if (!line || !/\bmaster\b/.test(line)) return false;
+        }
+        return (await Promise.all(live.map((s) => state(s.port)))).every(Boolean);
+      });
+    };
     return {
       masters: [first, second, third],
       replica,
+      shard: [first, replica],
       nodes: servers.map(address).join(','),
       masterOf,
       command,
       async failover() {
         await command(replica.port, ['CLUSTER', 'FAILOVER']);
-        await settled('Redis Cluster', 'the replica taking over', async () => /role:master/.test(await info(replica.port, 'replication')));
-        await settled('Redis Cluster', 'every node seeing the new master', async () => {
-          for (const s of servers) {
-            const nodes = String(await command(s.port, ['CLUSTER', 'NODES']));
-            const line = nodes.split('\n').find((l) => l.includes(`:${replica.port}@`));
-            if (!line || !/\bmaster\b/.test(line)) return false;
-          }
-          return (await Promise.all(servers.map((s) => state(s.port)))).every(Boolean);
-        });
+        await promoted(replica, servers);
+      },
+      async killMaster() {
+        const roles = await Promise.all([first, replica].map(async (s) => /role:master/.test(await info(s.port, 'replication'))));
+        const [dying, heir] = roles[0] ? [first, replica] : [replica, first];
+        await dying.stop();
+        await promoted(heir, servers.filter((s) => s !== dying));
       },
       close,
     };

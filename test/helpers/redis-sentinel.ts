@@ -2,6 +2,11 @@
  * A private Sentinel set for one test file: a master, one replica of it and one sentinel watching
  * them (quorum 1), each a redis-server on a free port (test/helpers/redis.ts). Fails loudly when
  * one does not start or the sentinel does not see the replica; never touches another Redis.
+ *
+ * The master cannot be made a replica (REPLICAOF renamed away): after a failover it stays a
+ * master with its clients connected, as a partitioned old master does, so a client that does not
+ * follow the sentinels keeps writing there instead of being turned away seconds later. Hence one
+ * failover per set.
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -20,7 +25,7 @@ export interface TestRedisSentinel {
   name: string;
   /** The port of the master the sentinel names now. */
   masterPort(): Promise<number>;
-  /** SENTINEL FAILOVER: resolves once the sentinel names the other node and it is a master. */
+  /** SENTINEL FAILOVER (once): resolves once the sentinel names the replica and it is a master. */
   failover(): Promise<void>;
   close(): Promise<void>;
 }
@@ -49,7 +54,7 @@ export async function startRedisSentinel(): Promise<TestRedisSentinel> {
   };
   try {
     // Replication writes an RDB file, in the test's folder.
-    const master = await startRedis({ args: ['--dir', dir] });
+    const master = await startRedis({ args: ['--dir', dir, '--rename-command', 'REPLICAOF', '', '--rename-command', 'SLAVEOF', ''] });
     servers.push(master);
     const replica = await startRedis({ args: ['--dir', dir, '--replicaof', '127.0.0.1', String(master.port)] });
     servers.push(replica);
