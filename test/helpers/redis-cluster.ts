@@ -13,8 +13,11 @@ import { startRedis, type TestRedis } from './redis.ts';
 import { adminConnection, settled, SETTLE_MS, type AdminConnection } from './redis-topology.ts';
 
 const run = promisify(execFile);
-/** What a cluster waits before it calls a silent node failed; short, so a test's failover is quick. */
-const NODE_TIMEOUT_MS = 1000;
+/**
+ * What a cluster waits before it calls a silent node failed: short, so a killed master's replica
+ * takes over in seconds, but not so short that a busy machine's scheduling fails a live node.
+ */
+const NODE_TIMEOUT_MS = 3000;
 
 export interface TestRedisCluster {
   /** The three masters at start (the first is the one with a replica). */

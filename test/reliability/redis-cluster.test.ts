@@ -10,6 +10,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createCluster } from 'redis';
 import { createLogger, type Logger } from '../../server/log.ts';
+import { tokenKey } from '../../server/auth/tokens.ts';
 import { createStore, StoreUnavailableError } from '../../server/stores/index.ts';
 import { freePort } from '../helpers/port.ts';
 import { startRedis } from '../helpers/redis.ts';
@@ -75,23 +76,25 @@ checks.run();
 const test = processesOn('Redis Cluster, 3 masters, 3 processes', { REDIS_CLUSTER_NODES: redis.nodes, KEY_PREFIX: PREFIX }, redis);
 
 test('every limit is exact across processes; clients, tokens and counters are spread over the masters', async ({ servers }) => {
-  const { client, identifiedMs } = await assertExactLimits(servers, (n) => `198.18.0.${n}`);
+  const { client, identifiedMs, issued } = await assertExactLimits(servers, (n) => `198.18.0.${n}`);
   // Read back through a Cluster client of its own: each key on the master of its slot.
   const raw = createCluster({ rootNodes: [{ url: nodes[0]! }] });
   raw.on('error', () => {});
   await raw.connect();
+  const tokenKeys = issued.map((token) => `${PREFIX}:{${tokenKey(token)}}`);
   try {
     assert.is(await raw.get(`${PREFIX}:{rl:identificado:${client.client_id}}`), String(1000 + 30 * 3), 'every identified call counted once');
     assert.is(await raw.get(`${PREFIX}:{rl:anonimo:198.18.0.3}`), '300');
     assert.ok(await raw.get(`${PREFIX}:{client:${client.client_id}}`), 'the client is in the cluster');
+    for (const key of tokenKeys) assert.ok(await raw.get(key), `token ${key} in the cluster`);
   } finally {
     await raw.close();
   }
-  const masters = new Set(await Promise.all([`rl:identificado:${client.client_id}`, 'rl:anonimo:198.18.0.3', 'oauth-register:198.18.0.4', 'oauth-token:198.18.0.5', `client:${client.client_id}`]
-    .map((k) => redis.masterOf(`${PREFIX}:{${k}}`))));
-  assert.ok(masters.size > 1, 'the keys are on more than one master');
+  // Thirty tokens by hash: on one master only with a chance of 3 in 10^14.
+  const masters = new Set(await Promise.all(tokenKeys.map((key) => redis.masterOf(key))));
+  assert.ok(masters.size > 1, 'the tokens are on more than one master');
   for (const s of servers) assert.ok(s.logs().some((l) => l.msg === 'listening' && l.store === 'redis cluster'), 'each process says it uses the cluster');
-  console.log(`  cluster: 1,000 concurrent identified calls over 3 processes in ${identifiedMs.toFixed(0)} ms → 600 × 200, 400 × 429; anonymous 60/300, registrations 5/40, tokens 30/100; keys on ${masters.size} masters`);
+  console.log(`  cluster: 1,000 concurrent identified calls over 3 processes in ${identifiedMs.toFixed(0)} ms → 600 × 200, 400 × 429; anonymous 60/300, registrations 5/40, tokens 30/100; tokens on ${masters.size} masters`);
 });
 
 /**
