@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startRedis, type TestRedis } from './redis.ts';
-import { adminConnection, settled, SETTLE_MS, type AdminConnection } from './redis-topology.ts';
+import { adminConnection, PASSWORD_ARGS, settled, SETTLE_MS, TOPOLOGY_PASSWORD, type AdminConnection } from './redis-topology.ts';
 
 const run = promisify(execFile);
 /**
@@ -25,7 +25,7 @@ export interface TestRedisCluster {
   replica: TestRedis;
   /** The first master and its replica: the shard that fails over. */
   shard: TestRedis[];
-  /** For REDIS_CLUSTER_NODES: every node, as host:port. */
+  /** For REDIS_CLUSTER_NODES: every node, as a URL with the password (TOPOLOGY_PASSWORD). */
   nodes: string;
   /** The port of the master that serves `key` now. */
   masterOf(key: string): Promise<number>;
@@ -46,7 +46,7 @@ export interface TestRedisCluster {
 
 async function cli(args: string[]): Promise<string> {
   try {
-    const { stdout } = await run('redis-cli', args, { timeout: SETTLE_MS });
+    const { stdout } = await run('redis-cli', ['-a', TOPOLOGY_PASSWORD, '--no-auth-warning', ...args], { timeout: SETTLE_MS });
     return stdout;
   } catch (err) {
     const e = err as { message: string; stdout?: string; stderr?: string };
@@ -67,7 +67,7 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
     for (let i = 0; i < 4; i++) {
       servers.push(await startRedis({
         args: ['--cluster-enabled', 'yes', '--cluster-config-file', path.join(dir, `nodes-${i}.conf`), '--dir', dir,
-          '--cluster-node-timeout', String(NODE_TIMEOUT_MS)],
+          '--cluster-node-timeout', String(NODE_TIMEOUT_MS), ...PASSWORD_ARGS],
       }));
     }
     const [first, second, third, replica] = servers as [TestRedis, TestRedis, TestRedis, TestRedis];
@@ -111,7 +111,7 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
       masters: [first, second, third],
       replica,
       shard: [first, replica],
-      nodes: servers.map(address).join(','),
+      nodes: servers.map((s) => `redis://:${TOPOLOGY_PASSWORD}@${address(s)}`).join(','),
       masterOf,
       command,
       async failover() {

@@ -12,7 +12,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startRedis, type TestRedis } from './redis.ts';
-import { adminConnection, settled, type AdminConnection } from './redis-topology.ts';
+import { adminConnection, PASSWORD_ARGS, settled, TOPOLOGY_PASSWORD, type AdminConnection } from './redis-topology.ts';
 
 export const SENTINEL_MASTER_NAME = 'agentes-test';
 
@@ -47,21 +47,22 @@ export async function startRedisSentinel(): Promise<TestRedisSentinel> {
     await Promise.all(servers.map((s) => s.close()));
     await fs.rm(dir, { recursive: true, force: true });
   };
-  const connect = async (port: number) => {
-    const client = await adminConnection(port);
+  const connect = async (port: number, options?: { sentinel: boolean }) => {
+    const client = await adminConnection(port, options);
     clients.push(client);
     return client;
   };
   try {
     // Replication writes an RDB file, in the test's folder.
-    const master = await startRedis({ args: ['--dir', dir, '--rename-command', 'REPLICAOF', '', '--rename-command', 'SLAVEOF', ''] });
+    const master = await startRedis({ args: ['--dir', dir, ...PASSWORD_ARGS, '--rename-command', 'REPLICAOF', '', '--rename-command', 'SLAVEOF', ''] });
     servers.push(master);
-    const replica = await startRedis({ args: ['--dir', dir, '--replicaof', '127.0.0.1', String(master.port)] });
+    const replica = await startRedis({ args: ['--dir', dir, ...PASSWORD_ARGS, '--replicaof', '127.0.0.1', String(master.port)] });
     servers.push(replica);
     // A sentinel rewrites its configuration file: one of its own, in the test's folder.
     const configFile = path.join(dir, 'sentinel.conf');
     await fs.writeFile(configFile, [
       `sentinel monitor ${SENTINEL_MASTER_NAME} 127.0.0.1 ${master.port} 1`,
+      `sentinel auth-pass ${SENTINEL_MASTER_NAME} ${TOPOLOGY_PASSWORD}`,
       // Failovers are the test's (SENTINEL FAILOVER): a master slowed by a busy machine must not start one.
       `sentinel down-after-milliseconds ${SENTINEL_MASTER_NAME} 60000`,
       `sentinel failover-timeout ${SENTINEL_MASTER_NAME} 10000`,
@@ -70,7 +71,7 @@ export async function startRedisSentinel(): Promise<TestRedisSentinel> {
     const sentinel = await startRedis({ configFile, args: ['--sentinel', '--dir', dir] });
     servers.push(sentinel);
 
-    const ask = await connect(sentinel.port);
+    const ask = await connect(sentinel.port, { sentinel: true });
     const nodes = new Map([[master.port, await connect(master.port)], [replica.port, await connect(replica.port)]]);
     const role = async (port: number) => /role:(\w+)/.exec(String(await nodes.get(port)!.send(['INFO', 'replication'])))?.[1];
     const masterPort = async () => Number((await ask.send(['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', SENTINEL_MASTER_NAME]) as string[])[1]);

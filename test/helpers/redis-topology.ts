@@ -1,6 +1,14 @@
 /** What the Redis Cluster and Sentinel helpers share: waiting for a topology to settle, and talking to its nodes. */
 import { createClient } from 'redis';
 
+/**
+ * The password of the topologies' data nodes (`requirepass`, `masterauth`): the servers must carry
+ * it to every node they find, and never print it.
+ */
+export const TOPOLOGY_PASSWORD = 'topology-s3cret';
+/** The arguments that make a redis-server ask for it and give it to its master. */
+export const PASSWORD_ARGS = ['--requirepass', TOPOLOGY_PASSWORD, '--masterauth', TOPOLOGY_PASSWORD];
+
 /** Ten times what forming a topology or failing over takes on an idle machine. */
 export const SETTLE_MS = 30_000;
 
@@ -19,8 +27,9 @@ export interface AdminConnection {
   close(): Promise<void>;
 }
 
-export async function adminConnection(port: number): Promise<AdminConnection> {
-  const client = createClient({ url: `redis://127.0.0.1:${port}` });
+/** To a data node (with the password) or, `sentinel`, to a sentinel (without). */
+export async function adminConnection(port: number, { sentinel = false } = {}): Promise<AdminConnection> {
+  const client = createClient({ url: `redis://127.0.0.1:${port}`, ...(sentinel ? {} : { password: TOPOLOGY_PASSWORD }) });
   client.on('error', () => {});
   await client.connect();
   return { send: (args) => client.sendCommand(args), close: () => client.close().catch(() => client.destroy()) };

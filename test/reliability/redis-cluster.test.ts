@@ -1,6 +1,6 @@
 /**
  * Redis Cluster (REDIS_CLUSTER_NODES), on a private three-master cluster (one master with a
- * replica) started once for the file: the store behaves as on one node and warns about a master
+ * replica, every node with a password) started once for the file: the store behaves as on one node and warns about a master
  * that may evict; three server processes on it count every limit exactly and share clients and
  * tokens, each key on the master of its hash tag's slot; a CLUSTER FAILOVER under load, then a
  * master killed under load, give nothing but the documented 503s, and exact counting is back
@@ -15,6 +15,7 @@ import { createStore, StoreUnavailableError } from '../../server/stores/index.ts
 import { freePort } from '../helpers/port.ts';
 import { startRedis } from '../helpers/redis.ts';
 import { startRedisCluster } from '../helpers/redis-cluster.ts';
+import { TOPOLOGY_PASSWORD } from '../helpers/redis-topology.ts';
 import { storeSuite } from '../server/stores/store-suite.ts';
 import { assertExactLimits } from './helpers/limits.ts';
 import { assertFailoverUnderLoad, clientWhere } from './helpers/failover.ts';
@@ -22,7 +23,7 @@ import { processesOn } from './helpers/topology.ts';
 
 const PREFIX = 'rc';
 const redis = await startRedisCluster();
-const nodes = redis.nodes.split(',').map((n) => `redis://${n}`);
+const nodes = redis.nodes.split(',');
 const open = (keyPrefix: string, log: Logger = createLogger('silent')) => createStore({ redisUrl: undefined, redisCluster: { nodes }, keyPrefix }, { log });
 
 storeSuite('redis cluster store', async () => {
@@ -78,7 +79,7 @@ const test = processesOn('Redis Cluster, 3 masters, 3 processes', { REDIS_CLUSTE
 test('every limit is exact across processes; clients, tokens and counters are spread over the masters', async ({ servers }) => {
   const { client, identifiedMs, issued } = await assertExactLimits(servers, (n) => `198.18.0.${n}`);
   // Read back through a Cluster client of its own: each key on the master of its slot.
-  const raw = createCluster({ rootNodes: [{ url: nodes[0]! }] });
+  const raw = createCluster({ rootNodes: [{ url: nodes[0]! }], defaults: { password: TOPOLOGY_PASSWORD } });
   raw.on('error', () => {});
   await raw.connect();
   const tokenKeys = issued.map((token) => `${PREFIX}:{${tokenKey(token)}}`);
@@ -93,7 +94,10 @@ test('every limit is exact across processes; clients, tokens and counters are sp
   // Thirty tokens by hash: on one master only with a chance of 3 in 10^14.
   const masters = new Set(await Promise.all(tokenKeys.map((key) => redis.masterOf(key))));
   assert.ok(masters.size > 1, 'the tokens are on more than one master');
-  for (const s of servers) assert.ok(s.logs().some((l) => l.msg === 'listening' && l.store === 'redis cluster'), 'each process says it uses the cluster');
+  for (const s of servers) {
+    assert.ok(s.logs().some((l) => l.msg === 'listening' && l.store === 'redis cluster'), 'each process says it uses the cluster');
+    assert.not.ok(s.stderr().includes(TOPOLOGY_PASSWORD), 'no log line prints the password');
+  }
   console.log(`  cluster: 1,000 concurrent identified calls over 3 processes in ${identifiedMs.toFixed(0)} ms → 600 × 200, 400 × 429; anonymous 60/300, registrations 5/40, tokens 30/100; tokens on ${masters.size} masters`);
 });
 

@@ -1,7 +1,8 @@
 /**
- * Redis Sentinel (REDIS_SENTINELS, REDIS_SENTINEL_NAME), on a private master, its replica and one
- * sentinel started once for the file: the store behaves as on one node; three server processes on
- * it count every limit exactly and share clients and tokens; a SENTINEL FAILOVER under load gives
+ * Redis Sentinel (REDIS_SENTINELS, REDIS_SENTINEL_NAME, REDIS_PASSWORD), on a private master and
+ * its replica (with a password) and one sentinel started once for the file: the store behaves as
+ * on one node; three server processes on it count every limit exactly and share clients and
+ * tokens; a SENTINEL FAILOVER under load gives
  * nothing but the documented 503s, every process follows the new master (the old one stays up
  * and writable: test/helpers/redis-sentinel.ts), and exact counting is back within seconds.
  */
@@ -12,6 +13,7 @@ import { createLogger } from '../../server/log.ts';
 import { createStore, StoreUnavailableError } from '../../server/stores/index.ts';
 import { freePort } from '../helpers/port.ts';
 import { startRedisSentinel, type TestRedisSentinel } from '../helpers/redis-sentinel.ts';
+import { TOPOLOGY_PASSWORD } from '../helpers/redis-topology.ts';
 import { storeSuite } from '../server/stores/store-suite.ts';
 import { assertExactLimits, registeredClient } from './helpers/limits.ts';
 import { assertFailoverUnderLoad } from './helpers/failover.ts';
@@ -19,11 +21,11 @@ import { processesOn } from './helpers/topology.ts';
 
 const PREFIX = 'rs';
 const redis = await startRedisSentinel();
-const env = { REDIS_SENTINELS: redis.sentinels, REDIS_SENTINEL_NAME: redis.name };
+const env = { REDIS_SENTINELS: redis.sentinels, REDIS_SENTINEL_NAME: redis.name, REDIS_PASSWORD: TOPOLOGY_PASSWORD };
 
 /** A key as the master the sentinel names now has it. */
 async function onMaster(topology: TestRedisSentinel, key: string): Promise<string | null> {
-  const raw = createClient({ url: `redis://127.0.0.1:${await topology.masterPort()}` });
+  const raw = createClient({ url: `redis://127.0.0.1:${await topology.masterPort()}`, password: TOPOLOGY_PASSWORD });
   raw.on('error', () => {});
   await raw.connect();
   try {
@@ -34,7 +36,7 @@ async function onMaster(topology: TestRedisSentinel, key: string): Promise<strin
 }
 
 storeSuite('redis sentinel store', async () => {
-  const sentinel = { name: redis.name, sentinels: [`redis://${redis.sentinels}`], username: undefined, password: undefined };
+  const sentinel = { name: redis.name, sentinels: [`redis://${redis.sentinels}`], username: undefined, password: TOPOLOGY_PASSWORD };
   const store = await createStore({ redisUrl: undefined, redisSentinel: sentinel, keyPrefix: 'suite' }, { log: createLogger('silent') });
   // The suite holds for any store: this one must be the master's.
   await store.set('where', 'master', 60);
@@ -59,7 +61,10 @@ test('every limit is exact across processes; clients and tokens are shared, on t
   const { client, identifiedMs } = await assertExactLimits(servers, (n) => `198.19.0.${n}`);
   assert.is(await onMaster(redis, `${PREFIX}:{rl:identificado:${client.client_id}}`), String(1000 + 30 * 3), 'every identified call counted once');
   assert.is(await onMaster(redis, `${PREFIX}:{rl:anonimo:198.19.0.3}`), '300');
-  for (const s of servers) assert.ok(s.logs().some((l) => l.msg === 'listening' && l.store === 'redis sentinel'), 'each process says it uses Sentinel');
+  for (const s of servers) {
+    assert.ok(s.logs().some((l) => l.msg === 'listening' && l.store === 'redis sentinel'), 'each process says it uses Sentinel');
+    assert.not.ok(s.stderr().includes(TOPOLOGY_PASSWORD), 'no log line prints the password');
+  }
   console.log(`  sentinel: 1,000 concurrent identified calls over 3 processes in ${identifiedMs.toFixed(0)} ms → 600 × 200, 400 × 429; anonymous 60/300, registrations 5/40, tokens 30/100`);
 });
 
