@@ -5,12 +5,10 @@
  * start or the cluster does not form; never touches another Redis.
  */
 import { execFile } from 'node:child_process';
-import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startRedis, type TestRedis } from './redis.ts';
-import { adminConnection, PASSWORD_ARGS, settled, SETTLE_MS, TOPOLOGY_PASSWORD, type AdminConnection } from './redis-topology.ts';
+import { adminConnection, topologyDir, PASSWORD_ARGS, settled, SETTLE_MS, TOPOLOGY_PASSWORD, type AdminConnection } from './redis-topology.ts';
 
 const run = promisify(execFile);
 /**
@@ -55,13 +53,13 @@ async function cli(args: string[]): Promise<string> {
 }
 
 export async function startRedisCluster(): Promise<TestRedisCluster> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-cluster-'));
+  const { dir, remove } = topologyDir('cluster');
   const servers: TestRedis[] = [];
   const clients = new Map<number, Promise<AdminConnection>>();
   const close = async () => {
     await Promise.all([...clients.values()].map(async (c) => (await c.catch(() => null))?.close()));
     await Promise.all(servers.map((s) => s.close()));
-    await fs.rm(dir, { recursive: true, force: true });
+    await remove();
   };
   try {
     for (let i = 0; i < 4; i++) {

@@ -9,10 +9,9 @@
  * failover per set.
  */
 import fs from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { startRedis, type TestRedis } from './redis.ts';
-import { adminConnection, PASSWORD_ARGS, settled, TOPOLOGY_PASSWORD, type AdminConnection } from './redis-topology.ts';
+import { adminConnection, topologyDir, PASSWORD_ARGS, settled, TOPOLOGY_PASSWORD, type AdminConnection } from './redis-topology.ts';
 
 export const SENTINEL_MASTER_NAME = 'agentes-test';
 
@@ -39,13 +38,13 @@ function fieldsOf(reply: unknown): Record<string, string> {
 }
 
 export async function startRedisSentinel(): Promise<TestRedisSentinel> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-sentinel-'));
+  const { dir, remove } = topologyDir('sentinel');
   const servers: TestRedis[] = [];
   const clients: AdminConnection[] = [];
   const close = async () => {
     await Promise.all(clients.map((c) => c.close()));
     await Promise.all(servers.map((s) => s.close()));
-    await fs.rm(dir, { recursive: true, force: true });
+    await remove();
   };
   const connect = async (port: number, options?: { sentinel: boolean }) => {
     const client = await adminConnection(port, options);

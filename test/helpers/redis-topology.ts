@@ -1,5 +1,19 @@
 /** What the Redis Cluster and Sentinel helpers share: waiting for a topology to settle, and talking to its nodes. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createClient } from 'redis';
+
+/**
+ * A folder of its own for a topology's files (cluster and sentinel configurations, replication
+ * dumps), removed by `remove()` or, when a test dies first, as the process exits.
+ */
+export function topologyDir(name: string): { dir: string; remove(): Promise<void> } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `agentes-${name}-`));
+  const removeNow = () => fs.rmSync(dir, { recursive: true, force: true });
+  process.once('exit', removeNow);
+  return { dir, remove: async () => { process.off('exit', removeNow); removeNow(); } };
+}
 
 /**
  * The password of the topologies' data nodes (`requirepass`, `masterauth`): the servers must carry
