@@ -33,6 +33,10 @@ export interface Config {
    * a Redis that may evict (counters are cheap to lose) beside REDIS_URL's, which must not.
    */
   redisQuotaUrl: string | undefined;
+  /** REDIS_CLUSTER_NODES: a Redis Cluster instead of REDIS_URL's one node. */
+  redisCluster: RedisClusterConfig | undefined;
+  /** REDIS_SENTINELS and REDIS_SENTINEL_NAME: a master found through Sentinel instead of REDIS_URL. */
+  redisSentinel: RedisSentinelConfig | undefined;
   keyPrefix: string;
   /** Host names answered besides SITE_URL's (net/host.ts); `*`: any. */
   allowedHosts: string[];
@@ -60,6 +64,19 @@ export interface Config {
   logLevel: 'silent' | 'error' | 'info';
   /** The Prometheus listener (METRICS_PORT, METRICS_HOST); null: no metrics listener. */
   metrics: { port: number; host: string } | null;
+}
+
+/** Some nodes of the cluster, as `redis://` or `rediss://` URLs; their scheme and credentials apply to every node. */
+export interface RedisClusterConfig { nodes: string[] }
+
+export interface RedisSentinelConfig {
+  /** The master's name in the sentinels' configuration. */
+  name: string;
+  /** The sentinels, as URLs (their credentials are the sentinels' own). */
+  sentinels: string[];
+  /** The master's and replicas' ACL user and password (REDIS_USERNAME, REDIS_PASSWORD). */
+  username: string | undefined;
+  password: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -116,11 +133,71 @@ function redisUrl(env: Env, name: 'REDIS_URL' | 'REDIS_QUOTA_URL'): string | und
   return raw;
 }
 
-/** REDIS_QUOTA_URL: the counters' own Redis, beside REDIS_URL's (clients and tokens). */
+/** REDIS_QUOTA_URL: the counters' own Redis, beside the one of clients and tokens (any topology). */
 function quotaUrl(env: Env): string | undefined {
   const url = redisUrl(env, 'REDIS_QUOTA_URL');
-  if (url !== undefined && !env.REDIS_URL) throw new Error('REDIS_QUOTA_URL needs REDIS_URL: clients and tokens are kept there');
+  if (url !== undefined && !env.REDIS_URL && !env.REDIS_CLUSTER_NODES && !env.REDIS_SENTINELS) {
+    throw new Error('REDIS_QUOTA_URL needs REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS: clients and tokens are kept there');
+  }
   return url;
+}
+
+/**
+ * A comma-separated list of `host:port` or `redis://`/`rediss://` URLs, as URLs. Errors name the
+ * variable and the entry's position, and print an entry only with its credentials hidden.
+ */
+function nodeList(env: Env, name: 'REDIS_CLUSTER_NODES' | 'REDIS_SENTINELS'): string[] | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  const entries = raw.split(',').map((s) => s.trim());
+  return entries.map((entry, i) => {
+    const candidate = /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) ? entry : `redis://${entry}`;
+    let url: URL | undefined;
+    try { url = new URL(candidate); } catch { url = undefined; }
+    if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname || !url.port || (url.pathname !== '' && url.pathname !== '/')) {
+      throw new Error(`${name}: entry ${i + 1} must be host:port or a redis:// or rediss:// URL with a host and a port, got "${redactUrl(entry)}"`);
+    }
+    return candidate;
+  });
+}
+
+/** What every URL of a list must share, because one setting applies to all the nodes it reaches. */
+const sharedPart = (url: string) => {
+  const u = new URL(url);
+  return `${u.protocol}${u.username}:${u.password}`;
+};
+
+function clusterConfig(env: Env): RedisClusterConfig | undefined {
+  const nodes = nodeList(env, 'REDIS_CLUSTER_NODES');
+  if (!nodes) return undefined;
+  if (new Set(nodes.map(sharedPart)).size > 1) {
+    throw new Error('REDIS_CLUSTER_NODES: every entry must have the same scheme, user and password (they apply to every node of the cluster)');
+  }
+  return { nodes };
+}
+
+function sentinelConfig(env: Env): RedisSentinelConfig | undefined {
+  const sentinels = nodeList(env, 'REDIS_SENTINELS');
+  const name = env.REDIS_SENTINEL_NAME || undefined;
+  if (!sentinels) {
+    if (name) throw new Error('REDIS_SENTINEL_NAME needs REDIS_SENTINELS: the sentinels to ask for that master');
+    if (env.REDIS_USERNAME || env.REDIS_PASSWORD) {
+      throw new Error('REDIS_USERNAME and REDIS_PASSWORD are for the nodes behind REDIS_SENTINELS; with REDIS_URL or REDIS_CLUSTER_NODES put them in the URLs');
+    }
+    return undefined;
+  }
+  if (!name) throw new Error('REDIS_SENTINELS needs REDIS_SENTINEL_NAME: the name of the master the sentinels watch');
+  if (new Set(sentinels.map(sharedPart)).size > 1) {
+    throw new Error('REDIS_SENTINELS: every entry must have the same scheme, user and password');
+  }
+  if (env.REDIS_USERNAME && !env.REDIS_PASSWORD) throw new Error('REDIS_USERNAME needs REDIS_PASSWORD');
+  return { name, sentinels, username: env.REDIS_USERNAME || undefined, password: env.REDIS_PASSWORD || undefined };
+}
+
+/** One place for clients and tokens: one node, a Cluster or a Sentinel-watched master, never two. */
+function oneRedis(env: Env): void {
+  const set = (['REDIS_URL', 'REDIS_CLUSTER_NODES', 'REDIS_SENTINELS'] as const).filter((name) => env[name]);
+  if (set.length > 1) throw new Error(`${set.join(' and ')} are set: choose one of them`);
 }
 
 function trustList(env: Env): string[] {
@@ -145,6 +222,7 @@ export function parseConfig(env: Env = process.env): Config {
   const watch = env.READ_MODEL_WATCH || 'on';
   if (watch !== 'on' && watch !== 'off') throw new Error('READ_MODEL_WATCH must be on or off');
   const logLevel = env.LOG_LEVEL || 'info';
+  oneRedis(env);
   if (logLevel !== 'silent' && logLevel !== 'error' && logLevel !== 'info') throw new Error(`LOG_LEVEL must be silent, error or info`);
   return {
     port: int(env, 'PORT', 4321, 0),
@@ -153,6 +231,8 @@ export function parseConfig(env: Env = process.env): Config {
     baseUrl: siteUrl + API_BASE,
     redisUrl: redisUrl(env, 'REDIS_URL'),
     redisQuotaUrl: quotaUrl(env),
+    redisCluster: clusterConfig(env),
+    redisSentinel: sentinelConfig(env),
     keyPrefix: env.KEY_PREFIX || 'agentes',
     allowedHosts: parseAllowedHosts(env.ALLOWED_HOSTS),
     trustProxy: trustList(env),

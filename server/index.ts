@@ -13,7 +13,11 @@ const config = parseConfig();
 const log = createLogger(config.logLevel);
 ensureBuilt(config);
 const running = await startServer(config, { log });
-log.info('listening', { url: running.url, site: config.siteUrl, store: config.redisUrl ? 'redis' : 'memory', ...(running.metricsUrl ? { metrics: `${running.metricsUrl}/metrics` } : {}) });
+log.info('listening', {
+  url: running.url, site: config.siteUrl,
+  store: config.redisCluster ? 'redis cluster' : config.redisSentinel ? 'redis sentinel' : config.redisUrl ? 'redis' : 'memory',
+  ...(running.metricsUrl ? { metrics: `${running.metricsUrl}/metrics` } : {}),
+});
 if (process.send) process.send({ ready: true, url: running.url });
 
 let stopping = false;

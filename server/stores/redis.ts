@@ -1,5 +1,8 @@
 /**
- * Redis store (REDIS_URL): the same Store as memory.ts, shared by every server process.
+ * Redis store (REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS): the same Store as memory.ts,
+ * shared by every server process. The connection to one node, a Cluster or a Sentinel-watched
+ * master comes from one factory per topology (redis-connection.ts); everything below holds for
+ * each of them.
  *
  * Hot path: `hit` is ONE `EVALSHA` of a small Lua script (INCRBY, expiry on the window's first
  * hits, PTTL), so N processes sharing one Redis admit exactly the limit and a request costs at
@@ -19,7 +22,8 @@
  *     command waits longer than WAIT_BOUND_MS;
  *   - overload: `commandsQueueMaxLength` caps what may wait in node-redis's queue;
  *   - a server that answers but cannot serve (LOADING after a restart, BUSY script, READONLY
- *     replica after a failover, OOM, MISCONF, cluster redirections): the same as down;
+ *     replica after a failover, OOM, MISCONF, redirections a Cluster client did not follow):
+ *     the same as down;
  *   - once a command missed its deadline, commands fail at once for BREAKER_MS, then one command
  *     probes (a circuit breaker): a hung Redis costs one request the bound per BREAKER_MS, not
  *     every request. (Down or answering errors, Redis fails commands fast by itself: no breaker.)
@@ -32,22 +36,22 @@
  * every operation touches one key, so any key layout works on a cluster as well.
  */
 import { createHash } from 'node:crypto';
-import { createClient, ErrorReply } from 'redis';
+import { ErrorReply } from 'redis';
+import type { RedisClusterConfig, RedisSentinelConfig } from '../config.ts';
 import type { Logger } from '../log.ts';
-import { redactUrl } from '../config.ts';
 import { StoreUnavailableError } from './errors.ts';
 import { coalesceHits } from './coalesce-hits.ts';
+import type { ConnectionEvents, RedisConnection } from './redis-connection.ts';
+import { nodeConnection } from './redis-node.ts';
+import { clusterConnection } from './redis-cluster.ts';
+import { sentinelConnection } from './redis-sentinel.ts';
 import type { Store, WindowCount } from './types.ts';
 
 export const COMMAND_DEADLINE_MS = 950;
 const SWEEP_MS = 50;
 /** The longest a request waits on Redis: the deadline plus one sweep. */
 export const WAIT_BOUND_MS = COMMAND_DEADLINE_MS + SWEEP_MS;
-const CONNECT_TIMEOUT_MS = 1000;
-const FIRST_CONNECT_ATTEMPTS = 5;
-const RECONNECT_MAX_MS = 500;
 export const BREAKER_MS = 250;
-const QUEUE_MAX = 20_000;
 /** Connection failures that are part of running against a network service: logged without a stack. */
 const EXPECTED_SOCKET_ERROR = /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|Socket closed unexpectedly|Connection timeout|socket hang up/i;
 /** Error replies that mean "cannot serve now", not "bad command": treated as an outage. */
@@ -82,15 +86,23 @@ const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
 
 interface Pending { deadline: number; done: boolean; reject: (e: Error) => void }
 
-export interface RedisStoreOptions {
-  url: string;
+/** Where the store's Redis is: one node, a Cluster, or a master found through Sentinel. */
+export type RedisTarget = { url: string } | { cluster: RedisClusterConfig } | { sentinel: RedisSentinelConfig };
+
+function connectionFor(target: RedisTarget, started: () => boolean, events: ConnectionEvents): RedisConnection {
+  if ('cluster' in target) return clusterConnection({ nodes: target.cluster.nodes, started, events });
+  if ('sentinel' in target) return sentinelConnection({ ...target.sentinel, started, events });
+  return nodeConnection({ url: target.url, started, events });
+}
+
+export type RedisStoreOptions = RedisTarget & {
   keyPrefix: string;
   log: Logger;
   /** What this Redis keeps: everything, or only the counters or only clients and tokens (split.ts). */
   holds?: 'all' | 'counters' | 'credentials';
   /** Told of the connection and the circuit breaker as they change, and of each answer's round trip. */
   observer?: RedisObserver;
-}
+};
 
 /** What a Redis store tells as it runs: health probes and metrics read its state from it, with no command of their own. */
 export interface RedisObserver {
@@ -108,20 +120,29 @@ export interface RedisObserver {
  * memory pressure (then 401 for a client that registered). A Redis that holds only counters may
  * evict. Where CONFIG is not allowed (managed services), says that it could not check, once.
  */
-async function checkEviction(client: { sendCommand(args: string[]): Promise<unknown> }, log: Logger, where: string, state: { unreadable: boolean }): Promise<void> {
-  let policy: string;
+async function checkEviction(connection: RedisConnection, log: Logger, state: { unreadable: boolean }): Promise<void> {
+  let masters: Awaited<ReturnType<RedisConnection['masters']>>;
   try {
-    const reply = await client.sendCommand(['CONFIG', 'GET', 'maxmemory-policy']);
-    const pairs = Array.isArray(reply) ? reply.map(String) : Object.entries(reply as Record<string, unknown>).flat().map(String);
-    policy = pairs[pairs.indexOf('maxmemory-policy') + 1] ?? '';
+    masters = await connection.masters();
   } catch {
-    if (!state.unreadable) log.info('redis maxmemory-policy could not be read (CONFIG not allowed); make sure it is noeviction', { redis: where });
-    state.unreadable = true;
-    return;
+    return; // not connected: checked again at the next 'ready'
   }
-  if (policy !== '' && policy !== 'noeviction') {
-    log.error(`redis maxmemory-policy is ${policy}: registered clients and tokens can be evicted when Redis is full. Use noeviction, or keep the quota counters on their own Redis (REDIS_QUOTA_URL); see README, "Redis".`);
-  }
+  await Promise.all(masters.map(async (master) => {
+    let policy: string;
+    try {
+      const reply = await master.send(['CONFIG', 'GET', 'maxmemory-policy']);
+      const pairs = Array.isArray(reply) ? reply.map(String) : Object.entries(reply as Record<string, unknown>).flat().map(String);
+      policy = pairs[pairs.indexOf('maxmemory-policy') + 1] ?? '';
+    } catch {
+      if (!state.unreadable) log.info('redis maxmemory-policy could not be read (CONFIG not allowed); make sure it is noeviction', { redis: connection.where });
+      state.unreadable = true;
+      return;
+    }
+    if (policy !== '' && policy !== 'noeviction') {
+      const which = masters.length > 1 ? ` (on the master at ${master.where})` : '';
+      log.error(`redis maxmemory-policy is ${policy}: registered clients and tokens can be evicted when Redis is full. Use noeviction, or keep the quota counters on their own Redis (REDIS_QUOTA_URL); see README, "Redis".${which}`);
+    }
+  }));
 }
 
 export async function createRedisStore(options: RedisStoreOptions): Promise<Store> {
@@ -129,61 +150,46 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
   const prefix = options.keyPrefix + ':{';
   const k = (key: string) => prefix + key + '}';
 
-  let connectedOnce = false;
-  const client = createClient({
-    url: options.url,
-    socket: {
-      connectTimeout: CONNECT_TIMEOUT_MS,
-      // First start: a few quick tries, then fail loudly. Later outages: retry forever, capped
-      // back-off; requests meanwhile fail fast (offline queue disabled).
-      reconnectStrategy: (retries: number, cause: Error) => {
-        if (!connectedOnce) return retries < FIRST_CONNECT_ATTEMPTS ? 200 : cause;
-        return Math.min(50 * 2 ** Math.min(retries, 4), RECONNECT_MAX_MS);
-      },
-    },
-    disableOfflineQueue: true,
-    commandsQueueMaxLength: QUEUE_MAX,
-    commandOptions: { timeout: 0 },
-    // Redis Enterprise maintenance hand-offs would re-arm per-command timeouts; not used here.
-    maintNotifications: 'disabled',
-  });
-
+  /** Connected once: from then on a lost connection is retried forever (redis-connection.ts). */
+  let started = false;
   // One log line per outage, not one per failed reconnection attempt; an expected failure (refused,
   // reset, unreachable, timed out) by its message, without a stack.
   let down = false;
   const observer = options.observer;
-  client.on('error', (err: Error) => {
-    if (down) return;
-    down = true;
-    observer?.connection(false);
-    if (EXPECTED_SOCKET_ERROR.test(`${(err as { code?: string }).code ?? ''} ${err.message}`)) log.error(`redis connection error: ${err.message}`);
-    else log.error('redis connection error', err);
-  });
   // Circuit breaker: 0 closed; else commands fail at once until then, and the first one after probes.
   let openUntil = 0;
-  const where = redactUrl(options.url);
   const policyState = { unreadable: false };
   const holdsCredentials = (options.holds ?? 'all') !== 'counters';
-  client.on('ready', () => {
-    if (openUntil !== 0) observer?.breaker(false);
-    openUntil = 0;
-    observer?.connection(true);
-    const reconnected = connectedOnce;
-    connectedOnce = true;
-    if (down) { down = false; log.info('redis connection restored'); }
-    // On a reconnection only: the first start checks once connect() has returned (below).
-    if (reconnected && holdsCredentials) void checkEviction(client, log, where, policyState);
+  const connection: RedisConnection = connectionFor(options, () => started, {
+    error(err) {
+      if (down) return;
+      down = true;
+      observer?.connection(false);
+      if (EXPECTED_SOCKET_ERROR.test(`${(err as { code?: string }).code ?? ''} ${err.message}`)) log.error(`redis connection error: ${err.message}`);
+      else log.error('redis connection error', err);
+    },
+    ready() {
+      if (openUntil !== 0) observer?.breaker(false);
+      openUntil = 0;
+      observer?.connection(true);
+      if (down) { down = false; log.info('redis connection restored'); }
+      // On a reconnection only (a Cluster's nodes each get ready at start): the first start
+      // checks once connect() has returned (below).
+      if (started && holdsCredentials) void checkEviction(connection, log, policyState);
+    },
   });
 
   try {
-    await client.connect();
+    await connection.connect();
   } catch (err) {
-    client.destroy();
-    throw new StoreUnavailableError(`cannot connect to Redis at ${redactUrl(options.url)}`, { cause: err });
+    connection.destroy();
+    throw new StoreUnavailableError(`cannot connect to Redis at ${connection.where}`, { cause: err });
   }
-  if (holdsCredentials) await checkEviction(client, log, where, policyState);
+  started = true;
+  if (holdsCredentials) await checkEviction(connection, log, policyState);
 
-  // Deadlines: Redis answers in order on one connection, so a FIFO with a moving head suffices.
+  // Deadlines: every command gets the same delay, so the FIFO is in deadline order whichever node
+  // answers first; a moving head suffices.
   let pending: Pending[] = [];
   let head = 0;
   const sweeper = setInterval(() => {
@@ -203,7 +209,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
   }, SWEEP_MS);
   sweeper.unref();
 
-  const send = <T>(args: string[]): Promise<T> => {
+  const send = <T>(key: string | undefined, args: string[]): Promise<T> => {
     const now = Date.now();
     if (openUntil !== 0) {
       if (now < openUntil) return Promise.reject(new StoreUnavailableError('Redis is unavailable (failed recently)'));
@@ -213,7 +219,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
       const entry: Pending = { deadline: now + COMMAND_DEADLINE_MS, done: false, reject };
       pending.push(entry);
       const sent = observer ? performance.now() : 0;
-      (client.sendCommand(args) as Promise<T>).then(
+      (connection.send(key, args) as Promise<T>).then(
         (value) => {
           if (entry.done) return;
           entry.done = true;
@@ -243,9 +249,9 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
   const script = (sha: string, source: string, key: string, ...args: string[]): Promise<unknown> => {
     const tail = [key, ...args];
     // One promise step on the hot path: no async function around it.
-    return send(['EVALSHA', sha, '1', ...tail]).catch((err: unknown) => {
+    return send(key, ['EVALSHA', sha, '1', ...tail]).catch((err: unknown) => {
       if (!isReplyError(err) || !String((err as Error).message).startsWith('NOSCRIPT')) throw err;
-      return send(['EVAL', source, '1', ...tail]);
+      return send(key, ['EVAL', source, '1', ...tail]);
     });
   };
 
@@ -265,20 +271,20 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
       return w.count === 0 ? { count: 0, resetSeconds: windowSeconds } : w;
     },
     async get(key) {
-      const v = await send<string | null>(['GET', k(key)]);
+      const v = await send<string | null>(k(key), ['GET', k(key)]);
       return v === null ? null : String(v);
     },
     async set(key, value, ttlSeconds) {
-      await send(['SET', k(key), value, 'EX', String(ttlSeconds)]);
+      await send(k(key), ['SET', k(key), value, 'EX', String(ttlSeconds)]);
     },
     async setIfAbsent(key, value, ttlSeconds) {
-      return (await send<string | null>(['SET', k(key), value, 'NX', 'EX', String(ttlSeconds)])) !== null;
+      return (await send<string | null>(k(key), ['SET', k(key), value, 'NX', 'EX', String(ttlSeconds)])) !== null;
     },
     async touch(key, ttlSeconds) {
-      return Number(await send(['EXPIRE', k(key), String(ttlSeconds)])) === 1;
+      return Number(await send(k(key), ['EXPIRE', k(key), String(ttlSeconds)])) === 1;
     },
     async del(key) {
-      return Number(await send(['DEL', k(key)])) > 0;
+      return Number(await send(k(key), ['DEL', k(key)])) > 0;
     },
     async close() {
       clearInterval(sweeper);
@@ -288,7 +294,7 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
       }
       pending = [];
       head = 0;
-      if (client.isOpen) await client.close().catch(() => client.destroy());
+      await connection.close();
     },
   };
 }

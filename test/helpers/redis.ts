@@ -31,20 +31,32 @@ function waitForPort(port: number, timeoutMs: number): Promise<void> {
   });
 }
 
-export async function startRedis(): Promise<TestRedis> {
+export interface RedisOptions {
+  /** A configuration file, read first (a sentinel needs one it can rewrite). */
+  configFile?: string;
+  /** More arguments: `--cluster-enabled yes`, `--replicaof …`, `--sentinel`… */
+  args?: string[];
+}
+
+export async function startRedis(options: RedisOptions = {}): Promise<TestRedis> {
   const port = await freePort();
   let child: ChildProcess | null = null;
 
   const start = async () => {
     const proc = spawn('redis-server', [
+      ...(options.configFile ? [options.configFile] : []),
       '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
-      '--protected-mode', 'no', '--loglevel', 'warning',
+      '--protected-mode', 'no', '--loglevel', 'warning', ...(options.args ?? []),
     ], { stdio: ['ignore', 'ignore', 'pipe'] });
     const failed = new Promise<never>((_, reject) => {
       proc.once('error', (e) => reject(new Error(`cannot start redis-server (is it installed?): ${e.message}`)));
       proc.once('exit', (code) => reject(new Error(`redis-server exited with code ${code} before listening`)));
     });
     failed.catch(() => {});
+    // A test that dies before its `finally` must not leave its servers behind.
+    const orphaned = () => proc.kill('SIGKILL');
+    process.once('exit', orphaned);
+    proc.once('exit', () => process.off('exit', orphaned));
     await Promise.race([waitForPort(port, 5000), failed]);
     child = proc;
   };

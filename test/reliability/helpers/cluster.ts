@@ -47,6 +47,9 @@ export function serverEnv(extra: Record<string, string>): Record<string, string>
     TRUST_PROXY: '',
     KEY_PREFIX: '',
     REDIS_URL: '',
+    REDIS_CLUSTER_NODES: '',
+    REDIS_SENTINELS: '',
+    REDIS_SENTINEL_NAME: '',
     READ_MODEL_WATCH: '',
     ...extra,
   };
