@@ -45,7 +45,8 @@ export async function startRedis(): Promise<TestRedis> {
       proc.once('exit', (code) => reject(new Error(`redis-server exited with code ${code} before listening`)));
     });
     failed.catch(() => {});
-    await Promise.race([waitForPort(port, 5000), failed]);
+    // Listening takes milliseconds; the bound is for a server that never does, on a busy machine.
+    await Promise.race([waitForPort(port, 30_000), failed]);
     child = proc;
   };
 
