@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert';
 import { sharedReadModel } from '../helpers/read-model.ts';
 import { serverEnv, startServers, stopAll, stubSite, type ServerProcess } from './helpers/cluster.ts';
 import { sleep } from './helpers/load.ts';
+import { waitUntil } from '../helpers/wait.ts';
 
 interface Outcome {
   /** The whole answer arrived. */
@@ -80,16 +81,13 @@ test('SIGTERM: refuses new connections, finishes every request in flight, exits 
     await sleep(15);
     const signalledAt = performance.now();
     process.kill(server.pid, 'SIGTERM');
-    await server.waitForLog(/^draining$/, 3000);
+    await server.waitForLog(/^draining$/);
 
-    // New connections are refused at once.
-    let refused = false;
-    for (let i = 0; i < 20 && !refused; i++) {
+    // New connections are refused from the moment it drains.
+    await waitUntil('a new connection refused', async () => {
       const o = await probe(`${api}/get_company_info`);
-      refused = o.neverAnswered && o.error === 'ECONNREFUSED';
-      if (!refused) await sleep(25);
-    }
-    assert.ok(refused, 'a new connection is refused');
+      return o.neverAnswered && o.error === 'ECONNREFUSED';
+    }, { timeoutMs: 10_000 });
 
     // The uploads are still waited for; finishing them gets each a whole answer.
     await sleep(300);
@@ -112,7 +110,8 @@ test('SIGTERM: refuses new connections, finishes every request in flight, exits 
     assert.ok(outcomes.every((o) => o.complete || o.neverAnswered), 'every request either ran to the end or never started');
     for (const o of completed) assert.is(o.status, 200);
     assert.ok(completed.length > 0, 'requests in flight at the signal completed');
-    assert.ok(exitedAfter < 5000, `exited ${exitedAfter.toFixed(0)} ms after SIGTERM`);
+    // 0.4 s on an idle machine; below the 10 s grace after which every connection would be cut.
+    assert.ok(exitedAfter < 8000, `exited ${exitedAfter.toFixed(0)} ms after SIGTERM`);
     console.log(`  shutdown: ${completed.length} of ${outcomes.length} burst requests completed, ${outcomes.length - completed.length} refused before starting, 0 cut; `
       + `3 half-sent uploads answered; exit 0 ${exitedAfter.toFixed(0)} ms after SIGTERM (300 ms of it waiting on the uploads)`);
   } finally {
