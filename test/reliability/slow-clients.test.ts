@@ -52,6 +52,8 @@ test('trickled headers are cut off by headersTimeout; 1,200+ idle sockets do not
   const site = await stubSite();
   let servers: ServerProcess[] = [];
   const all: Tracked[] = [];
+  // Cleared in `finally` too: a failed assertion must not leave it running, holding the test process open.
+  let trickle: NodeJS.Timeout | undefined;
   try {
     servers = await startServers(1, serverEnv({ SITE_URL: fixture.siteUrl, READ_MODEL_DIR: fixture.dir, DIST_DIR: site.distDir, RATE_LIMIT_ANONYMOUS: '1000000', LOG_LEVEL: 'error' }));
     const server = servers[0]!;
@@ -59,7 +61,7 @@ test('trickled headers are cut off by headersTimeout; 1,200+ idle sockets do not
     // Slowloris: a header line per second, never the blank line that ends them.
     const tricklers = await openMany(server.port, TRICKLERS);
     for (const t of tricklers) t.socket.write('GET /wp-json/agentes/v1/get_company_info HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-    const trickle = setInterval(() => {
+    trickle = setInterval(() => {
       for (const t of tricklers) if (t.closedAt === null) t.socket.write(`X-Slow-${Math.floor(Math.random() * 1e6)}: y\r\n`);
     }, 1000);
 
@@ -109,6 +111,7 @@ test('trickled headers are cut off by headersTimeout; 1,200+ idle sockets do not
     console.log(`  slow clients: ${TRICKLERS} tricklers cut off after ${Math.min(...heldFor).toFixed(0)}–${Math.max(...heldFor).toFixed(0)} ms (408 JSON); `
       + `${IDLE} idle + ${KEPT_ALIVE} kept-alive sockets closed; normal requests meanwhile p50 ${percentile(times, 50).toFixed(1)} ms, max ${Math.max(...times).toFixed(0)} ms`);
   } finally {
+    clearInterval(trickle);
     for (const t of all) t.socket.destroy();
     await stopAll(servers);
     await site.remove();
