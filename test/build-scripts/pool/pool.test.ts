@@ -68,7 +68,8 @@ test('a task that throws rejects with its message; the pool goes on, and forPage
 test('a worker that dies fails every pending task and every later one', async () => {
   const pool = createPool<TestTask, number>(TASKS, { size: 2 });
   try {
-    const pending = [pool.run({ n: 1, delayMs: 200 }), pool.run({ n: 2, exit: true }), pool.run({ n: 3, delayMs: 200 })];
+    // The other tasks outlast any start-up of the dying worker, however busy the machine: they end only by being failed.
+    const pending = [pool.run({ n: 1, delayMs: 30_000 }), pool.run({ n: 2, exit: true }), pool.run({ n: 3, delayMs: 30_000 })];
     const settled = await Promise.allSettled(pending);
     for (const s of settled) assert.is(s.status, 'rejected');
     const reason = (settled[1] as PromiseRejectedResult).reason as Error;
@@ -84,7 +85,7 @@ test('close stops the workers (their threads end) and rejects what was still que
   const pool = createPool<TestTask, number>(TASKS, { size: 2 });
   assert.is(await pool.run({ n: 1 }), 2);
   assert.ok(threads() >= before + 2, 'two worker threads while the pool is open');
-  const queued = rejects(pool.run({ n: 2, delayMs: 500 }), /closed/);
+  const queued = rejects(pool.run({ n: 2, delayMs: 30_000 }), /closed/);
   await pool.close();
   await queued;
   assert.is(await threadsSettled(before), before);
