@@ -23,11 +23,12 @@ interface Outcome {
 }
 
 /** A GET whose outcome says precisely whether an answer was started and whether it finished. */
-function probe(url: string, agent: http.Agent | false = false): Promise<Outcome> {
+function probe(url: string, agent: http.Agent | false = false, onAnswer?: () => void): Promise<Outcome> {
   return new Promise((resolve) => {
     let answered = false;
     const req = http.get(url, { agent }, (res) => {
       answered = true;
+      onAnswer?.();
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -74,11 +75,13 @@ test('SIGTERM: refuses new connections, finishes every request in flight, exits 
     assert.ok(warm.every((o) => o.complete && o.connection === 'keep-alive'));
     // Uploads in progress: their requests have been received, their bodies have not.
     const uploads = await Promise.all(Array.from({ length: 3 }, () => halfUpload(server.port)));
-    await sleep(100);
+    // Time for the server to read their heads: a few ms when idle, ten times more when busy.
+    await sleep(1000);
 
     // A burst of requests, and the signal in the middle of it.
-    const burst = Array.from({ length: 300 }, (_, i) => probe(`${api}/${i % 2 ? 'read_page?url=fontaneria' : 'search_pages?query=fontanero'}`));
-    await sleep(15);
+    let burstAnswers = 0;
+    const burst = Array.from({ length: 300 }, (_, i) => probe(`${api}/${i % 2 ? 'read_page?url=fontaneria' : 'search_pages?query=fontanero'}`, false, () => { burstAnswers++; }));
+    await waitUntil('the burst under way', () => burstAnswers > 0, { everyMs: 1 });
     const signalledAt = performance.now();
     process.kill(server.pid, 'SIGTERM');
     await server.waitForLog(/^draining$/);
