@@ -2,11 +2,11 @@
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import sitemap from '@astrojs/sitemap';
-import { parseSiteUrl } from './server/config.ts';
+import { siteUrlFrom } from './server/config.ts';
 import { rehypeScrollTables } from './src/lib/rehype-scroll-tables.ts';
 
 // SITE_URL, read as the server and the read-model build read it (server/config.ts).
-const site = parseSiteUrl(process.env.SITE_URL);
+const site = siteUrlFrom(process.env);
 
 export default defineConfig({
   site,

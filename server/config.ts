@@ -100,7 +100,8 @@ function date(env: Env, name: string): Date | null {
   return d;
 }
 
-export const DEFAULT_SITE_URL = 'http://localhost:4321';
+export const DEFAULT_PORT = 4321;
+export const DEFAULT_SITE_URL = `http://localhost:${DEFAULT_PORT}`;
 
 /**
  * SITE_URL, the public identity of the site (canonical links, API URLs; not the address the
@@ -113,6 +114,17 @@ export function parseSiteUrl(raw: string | undefined): string {
   try { url = new URL(value); } catch { throw new Error(`SITE_URL must be an absolute URL, got "${value}"`); }
   if (url.pathname !== '/' || url.search || url.hash) throw new Error(`SITE_URL must be an origin without a path, got "${value}"`);
   return url.origin;
+}
+
+/**
+ * SITE_URL, or when it is unset the local address on PORT, so that a server started on another
+ * port names itself where it answers (OAuth's resource and issuer must match what clients call).
+ * PORT 0 (any free port) cannot be named in advance: the default port stands then.
+ */
+export function siteUrlFrom(env: Env): string {
+  if (env.SITE_URL) return parseSiteUrl(env.SITE_URL);
+  const port = int(env, 'PORT', DEFAULT_PORT, 0);
+  return parseSiteUrl(`http://localhost:${port === 0 ? DEFAULT_PORT : port}`);
 }
 
 /** A URL as it may be printed: its user and password replaced, whether it parses or not. */
@@ -214,7 +226,7 @@ function cursorSecret(env: Env): string {
 }
 
 export function parseConfig(env: Env = process.env): Config {
-  const siteUrl = parseSiteUrl(env.SITE_URL);
+  const siteUrl = siteUrlFrom(env);
   const deprecatedAt = date(env, 'API_DEPRECATED_AT');
   const sunsetAt = date(env, 'API_SUNSET_AT');
   if ((deprecatedAt === null) !== (sunsetAt === null)) throw new Error('API_DEPRECATED_AT and API_SUNSET_AT go together');
@@ -225,7 +237,7 @@ export function parseConfig(env: Env = process.env): Config {
   oneRedis(env);
   if (logLevel !== 'silent' && logLevel !== 'error' && logLevel !== 'info') throw new Error(`LOG_LEVEL must be silent, error or info`);
   return {
-    port: int(env, 'PORT', 4321, 0),
+    port: int(env, 'PORT', DEFAULT_PORT, 0),
     host: env.HOST || '127.0.0.1',
     siteUrl,
     baseUrl: siteUrl + API_BASE,

@@ -38,6 +38,7 @@ import { buildPath, POINTER_FILE, readPointer } from './pointer.ts';
 import { retryOnShortage } from './file-pressure.ts';
 import { readPageIndex } from './page-index.ts';
 import { createPageStore } from './page-store.ts';
+import { warnOnSiteUrlMismatch } from './site-url-check.ts';
 import type { LoadedModel, LoadedPage, ModelHolder, Representation } from './types.ts';
 
 export type ModelConfig = Pick<Config, 'siteUrl' | 'readModelDir' | 'readPageMaxChars' | 'readModelCacheBytes' | 'cursorSecret'>;
@@ -165,7 +166,9 @@ export async function openModel(config: ModelConfig, log: Logger, options: OpenM
 async function loadLatest(config: ModelConfig, id: string, log: Logger): Promise<{ id: string; model: LoadedModel }> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return { id, model: await loadModel(config, buildPath(config.readModelDir, id)) };
+      const model = await loadModel(config, buildPath(config.readModelDir, id));
+      warnOnSiteUrlMismatch(model.manifest, config.siteUrl, log);
+      return { id, model };
     } catch (err) {
       const now = await readPointer(config.readModelDir).catch(() => id);
       if (now === null || now === id || attempt >= LOAD_ATTEMPTS) throw err;

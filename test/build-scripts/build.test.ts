@@ -316,6 +316,26 @@ siteTest('the astro stage runs astro build into DIST_DIR with SITE_URL and telem
   }
 });
 
+siteTest('SITE_URL unset: the build, Astro included, takes the local address on PORT', async (site) => {
+  const fakeAstro = path.join(site.root, 'node_modules', 'astro', 'astro.js');
+  await fs.mkdir(path.dirname(fakeAstro), { recursive: true });
+  const seen = path.join(site.root, 'seen.json');
+  await fs.writeFile(fakeAstro, `require('fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify({ site: process.env.SITE_URL }));`);
+  const saved = { SITE_URL: process.env.SITE_URL, PORT: process.env.PORT };
+  delete process.env.SITE_URL;
+  process.env.PORT = '5210';
+  let build: Promise<unknown>;
+  try {
+    build = buildReadModel({ ...options(site), siteUrl: undefined, skipAstro: false, root: site.root });
+  } finally {
+    for (const [name, value] of Object.entries(saved)) if (value === undefined) delete process.env[name]; else process.env[name] = value;
+  }
+  // The fixture's pages say they are on ${SITE_URL}: the crawl of a build on another address refuses them.
+  const err = await expectFailure(build);
+  assert.match(err.message, 'not on SITE_URL http://localhost:5210');
+  assert.equal(JSON.parse(await fs.readFile(seen, 'utf8')), { site: 'http://localhost:5210' });
+});
+
 siteTest('prune keeps the newest builds, the current one and the one just replaced', async (site) => {
   const builds = path.join(site.outDir, 'builds');
   const ids = ['20250101T000000000Z-aaaaaa', '20250102T000000000Z-bbbbbb', '20250103T000000000Z-cccccc', '20250104T000000000Z-dddddd', '20250105T000000000Z-eeeeee'];

@@ -18,8 +18,12 @@ export function pagefindChildren({ zombies = false } = {}): string[] {
   return pids;
 }
 
-/** Whether every Pagefind child (but those in `except`) has exited within `timeoutMs` (with `zombies`: been collected). */
-export async function pagefindChildrenGone({ zombies = false, except = [] as string[], timeoutMs = 1000 } = {}): Promise<boolean> {
+/**
+ * Whether every Pagefind child (but those in `except`) has exited within `timeoutMs` (with
+ * `zombies`: been collected). An exit takes milliseconds on an idle machine, over a second on a
+ * busy one (seen): the bound only keeps a process that never exits from hanging the test.
+ */
+export async function pagefindChildrenGone({ zombies = false, except = [] as string[], timeoutMs = 30_000 } = {}): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
   while (pagefindChildren({ zombies }).some((pid) => !except.includes(pid))) {
     if (performance.now() > deadline) return false;

@@ -57,7 +57,8 @@ export async function startRedis(options: RedisOptions = {}): Promise<TestRedis>
     const orphaned = () => proc.kill('SIGKILL');
     process.once('exit', orphaned);
     proc.once('exit', () => process.off('exit', orphaned));
-    await Promise.race([waitForPort(port, 5000), failed]);
+    // Listening takes milliseconds; the bound is for a server that never does, on a busy machine.
+    await Promise.race([waitForPort(port, 30_000), failed]);
     child = proc;
   };
 

@@ -13,8 +13,11 @@ export function threads(): number {
   return Number(/^Threads:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]);
 }
 
-/** The thread count once it is `expected` or fewer, or the count when `timeoutMs` runs out. */
-export async function threadsSettled(expected: number, timeoutMs = 2000): Promise<number> {
+/**
+ * The thread count once it is `expected` or fewer, or the count when `timeoutMs` runs out (a
+ * bound far above the moment a thread takes to exit, which a busy machine stretches).
+ */
+export async function threadsSettled(expected: number, timeoutMs = 30_000): Promise<number> {
   const deadline = performance.now() + timeoutMs;
   let n = threads();
   while (n > expected && performance.now() < deadline) {

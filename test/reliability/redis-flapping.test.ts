@@ -37,8 +37,9 @@ test(`flapping Redis: one address gets at most ${LIMIT} answers in the window, e
   try {
     await admin.configSet('maxmemory-policy', 'noeviction');
     const statuses = new Map<number, number>();
+    // LOOP_MS of calls, and on a busy machine (timers late) until Redis flapped enough, bounded.
     const until = Date.now() + LOOP_MS;
-    while (Date.now() < until) {
+    while ((Date.now() < until || flaps < 20) && Date.now() < until + 10 * LOOP_MS) {
       const res = await request(`${api.base}/get_company_info`);
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
     }

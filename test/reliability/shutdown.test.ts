@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert';
 import { sharedReadModel } from '../helpers/read-model.ts';
 import { serverEnv, startServers, stopAll, stubSite, type ServerProcess } from './helpers/cluster.ts';
 import { sleep } from './helpers/load.ts';
+import { waitUntil } from '../helpers/wait.ts';
 
 interface Outcome {
   /** The whole answer arrived. */
@@ -22,11 +23,12 @@ interface Outcome {
 }
 
 /** A GET whose outcome says precisely whether an answer was started and whether it finished. */
-function probe(url: string, agent: http.Agent | false = false): Promise<Outcome> {
+function probe(url: string, agent: http.Agent | false = false, onAnswer?: () => void): Promise<Outcome> {
   return new Promise((resolve) => {
     let answered = false;
     const req = http.get(url, { agent }, (res) => {
       answered = true;
+      onAnswer?.();
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -73,23 +75,22 @@ test('SIGTERM: refuses new connections, finishes every request in flight, exits 
     assert.ok(warm.every((o) => o.complete && o.connection === 'keep-alive'));
     // Uploads in progress: their requests have been received, their bodies have not.
     const uploads = await Promise.all(Array.from({ length: 3 }, () => halfUpload(server.port)));
-    await sleep(100);
+    // Time for the server to read their heads: a few ms when idle, ten times more when busy.
+    await sleep(1000);
 
     // A burst of requests, and the signal in the middle of it.
-    const burst = Array.from({ length: 300 }, (_, i) => probe(`${api}/${i % 2 ? 'read_page?url=fontaneria' : 'search_pages?query=fontanero'}`));
-    await sleep(15);
+    let burstAnswers = 0;
+    const burst = Array.from({ length: 300 }, (_, i) => probe(`${api}/${i % 2 ? 'read_page?url=fontaneria' : 'search_pages?query=fontanero'}`, false, () => { burstAnswers++; }));
+    await waitUntil('the burst under way', () => burstAnswers > 0, { everyMs: 1 });
     const signalledAt = performance.now();
     process.kill(server.pid, 'SIGTERM');
-    await server.waitForLog(/^draining$/, 3000);
+    await server.waitForLog(/^draining$/);
 
-    // New connections are refused at once.
-    let refused = false;
-    for (let i = 0; i < 20 && !refused; i++) {
+    // New connections are refused from the moment it drains.
+    await waitUntil('a new connection refused', async () => {
       const o = await probe(`${api}/get_company_info`);
-      refused = o.neverAnswered && o.error === 'ECONNREFUSED';
-      if (!refused) await sleep(25);
-    }
-    assert.ok(refused, 'a new connection is refused');
+      return o.neverAnswered && o.error === 'ECONNREFUSED';
+    }, { timeoutMs: 10_000 });
 
     // The uploads are still waited for; finishing them gets each a whole answer.
     await sleep(300);
@@ -112,7 +113,8 @@ test('SIGTERM: refuses new connections, finishes every request in flight, exits 
     assert.ok(outcomes.every((o) => o.complete || o.neverAnswered), 'every request either ran to the end or never started');
     for (const o of completed) assert.is(o.status, 200);
     assert.ok(completed.length > 0, 'requests in flight at the signal completed');
-    assert.ok(exitedAfter < 5000, `exited ${exitedAfter.toFixed(0)} ms after SIGTERM`);
+    // 0.4 s on an idle machine; below the 10 s grace after which every connection would be cut.
+    assert.ok(exitedAfter < 8000, `exited ${exitedAfter.toFixed(0)} ms after SIGTERM`);
     console.log(`  shutdown: ${completed.length} of ${outcomes.length} burst requests completed, ${outcomes.length - completed.length} refused before starting, 0 cut; `
       + `3 half-sent uploads answered; exit 0 ${exitedAfter.toFixed(0)} ms after SIGTERM (300 ms of it waiting on the uploads)`);
   } finally {

@@ -1,7 +1,7 @@
 /** Configuration is parsed once, at start, and a bad value fails there naming its variable. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DEFAULT_SITE_URL, parseConfig, parseSiteUrl, redactUrl } from '../../server/config.ts';
+import { DEFAULT_SITE_URL, parseConfig, parseSiteUrl, redactUrl, siteUrlFrom } from '../../server/config.ts';
 import { API_BASE } from '../../server/paths.ts';
 
 test('SITE_URL: an origin, trailing slashes dropped; the API base derives from it', () => {
@@ -11,6 +11,16 @@ test('SITE_URL: an origin, trailing slashes dropped; the API base derives from i
   for (const bad of ['avisohogar.es', 'https://avisohogar.es/es/', 'https://avisohogar.es/?x=1']) {
     assert.throws(() => parseConfig({ SITE_URL: bad }), /SITE_URL/, bad);
   }
+});
+
+test('SITE_URL left unset follows PORT (not 0, which has no address yet); a SITE_URL set wins', () => {
+  assert.is(parseConfig({}).siteUrl, DEFAULT_SITE_URL);
+  assert.is(parseConfig({ PORT: '5210' }).siteUrl, 'http://localhost:5210');
+  assert.is(parseConfig({ PORT: '5210' }).baseUrl, `http://localhost:5210${API_BASE}`);
+  assert.is(parseConfig({ PORT: '0' }).siteUrl, DEFAULT_SITE_URL);
+  assert.is(parseConfig({ PORT: '5210', SITE_URL: 'https://avisohogar.es' }).siteUrl, 'https://avisohogar.es');
+  assert.is(siteUrlFrom({ PORT: '8080', SITE_URL: '' }), 'http://localhost:8080', 'an empty SITE_URL is unset');
+  assert.throws(() => siteUrlFrom({ PORT: 'x' }), /PORT must be an integer/);
 });
 
 test('TRUST_PROXY: every entry an IP or a CIDR, checked at start', () => {

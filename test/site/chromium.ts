@@ -1,26 +1,80 @@
 /**
- * Headless Chromium for page tests: Debian's `chromium` (installed by .ci/run when missing)
- * driven by playwright-core. A launch failure throws with the path and the cause: a browser test
- * that cannot start a browser fails, it is never skipped.
+ * Headless Chromium for page tests, driven by playwright-core. Every browser of the tests is
+ * started here. Which browser, first found wins:
+ *
+ * 1. `CHROMIUM_PATH`, when set: that executable (it must exist). `CHROMIUM_PATH=bundled` skips
+ *    the system browser and takes the npm package's, as on a machine without one.
+ * 2. Debian's `chromium` at /usr/bin/chromium, when installed: the distribution keeps it and its
+ *    libraries patched, and it starts without unpacking anything.
+ * 3. The headless shell of the npm package `@sparticuz/chromium` (chromium-package.ts), with the
+ *    libraries it ships: all a machine with only Node needs.
+ *
+ * A launch failure throws with the path and the cause: a browser test that cannot start a browser
+ * fails, it is never skipped.
  */
 import fs from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { packagedChromium } from './chromium-package.ts';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+/** Debian's browser, taken when present unless CHROMIUM_PATH says otherwise. */
+export const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 
-const ARGS = [
+/**
+ * CHROMIUM_PATH as set, else the system browser's path. The browser a launch actually uses is
+ * `findChromium()`'s: this path may not exist, when the npm package's browser is used instead.
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || SYSTEM_CHROMIUM;
+
+/** Flags for a headless browser on a machine without a display or outside network. */
+export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
-/** Each launch gets a fresh temporary profile (playwright's default for `launch`). */
-export async function launchChromium(): Promise<Browser> {
-  if (!fs.existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install Debian's \`chromium\` (bash .ci/run does) or set CHROMIUM_PATH`);
+export interface ChromiumBinary {
+  path: string;
+  source: 'CHROMIUM_PATH' | 'system' | 'npm';
+  /** Environment the browser's process needs besides the caller's (the npm browser's libraries). */
+  env: Record<string, string>;
+}
+
+export interface FindChromiumOptions {
+  /** Read instead of process.env (CHROMIUM_PATH). */
+  env?: Record<string, string | undefined>;
+  /** Where the system browser is looked for (default /usr/bin/chromium). */
+  systemPath?: string;
+}
+
+/** The browser to launch, in the order above. */
+export async function findChromium(options: FindChromiumOptions = {}): Promise<ChromiumBinary> {
+  const wanted = (options.env ?? process.env).CHROMIUM_PATH;
+  const systemPath = options.systemPath ?? SYSTEM_CHROMIUM;
+  if (wanted && wanted !== 'bundled') {
+    if (!fs.existsSync(wanted)) throw new Error(`CHROMIUM_PATH is ${wanted}, which does not exist: unset it to use ${systemPath} or the npm package's browser`);
+    return { path: wanted, source: 'CHROMIUM_PATH', env: {} };
   }
+  if (wanted !== 'bundled' && fs.existsSync(systemPath)) return { path: systemPath, source: 'system', env: {} };
+  const packaged = await packagedChromium();
+  return { path: packaged.path, source: 'npm', env: packaged.env };
+}
+
+export interface LaunchOptions {
+  /** The browser to start (default: `findChromium()`). */
+  binary?: ChromiumBinary;
+}
+
+/** Each launch gets a fresh temporary profile (playwright's default for `launch`). */
+export async function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
+  const binary = options.binary ?? await findChromium();
   try {
-    return await chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS, timeout: 30_000 });
+    return await chromium.launch({
+      executablePath: binary.path,
+      args: CHROMIUM_ARGS,
+      env: { ...process.env, ...binary.env },
+      // A start takes about a second on an idle machine: ten times more on a busy one, at least.
+      timeout: 30_000,
+    });
   } catch (err) {
-    throw new Error(`Chromium at ${CHROMIUM_PATH} did not start: ${(err as Error).message}`);
+    throw new Error(`Chromium at ${binary.path} (${binary.source}) did not start: ${(err as Error).message}`);
   }
 }

@@ -90,7 +90,7 @@ export async function startServerProcess(env: Record<string, string>, startTimeo
     logs,
     exited,
     alive,
-    waitForLog(msg, timeoutMs = 5000) {
+    waitForLog(msg, timeoutMs = 30_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           if (!logs().some((l) => msg.test(l.msg))) return;

@@ -109,7 +109,8 @@ test('readBody: a client still uploading past the limit gets its whole 413, then
       assert.match(answer, /\r\nConnection: close\r\n/i, at);
       const json = answer.slice(answer.indexOf('\r\n\r\n') + 4);
       assert.equal(JSON.parse(json), { error: 'invalid_request', error_description: 'The request body is larger than 16384 bytes.' }, at);
-      assert.ok(ms < LINGER_MS + 2000, `the connection is not held open (${ms} ms): ${at}`);
+      // Closed by LINGER_MS; the slack is for a busy machine. Held open, it would wait for the client.
+      assert.ok(ms < LINGER_MS + 5000, `the connection is not held open (${ms} ms): ${at}`);
     }
   }
 }));

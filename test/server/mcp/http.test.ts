@@ -15,6 +15,7 @@ import { sharedReadModel } from '../../helpers/read-model.ts';
 import { startRedis } from '../../helpers/redis.ts';
 import { assertRateLimitHeaders } from '../../helpers/assertions.ts';
 import { connectClient, GENERATIONS, MCP_ACCEPT, rpc, toolCall } from './harness.ts';
+import { waitUntil } from '../../helpers/wait.ts';
 
 const fixture = await sharedReadModel();
 const MCP_METADATA = `${fixture.siteUrl}/.well-known/oauth-protected-resource/mcp`;
@@ -254,7 +255,8 @@ test('the quota store down (real Redis stopped): tool calls go on, counted per p
     await redis.stop();
     const started = Date.now();
     const res = await rpc(api, toolCall('get_company_info'));
-    assert.ok(Date.now() - started < 1500, `answered in ${Date.now() - started} ms`);
+    // Refused connections fail at once: well under the 10 s a hang would take (request's bound).
+    assert.ok(Date.now() - started < 5000, `answered in ${Date.now() - started} ms`);
     assert.is(res.status, 200, 'content keeps answering');
     assertRateLimitHeaders(res, { policy: 'anonimo', limit: 60 });
     const withToken = await rpc(api, toolCall('get_company_info'), { authorization: `Bearer ${access_token}` });
@@ -264,13 +266,10 @@ test('the quota store down (real Redis stopped): tool calls go on, counted per p
     assert.is((await rpc(api, INITIALIZE)).status, 200, 'initialize needs no store');
     await redis.start();
     // The restarted Redis kept nothing (no persistence in tests): a token issued now must work.
-    let status = 0;
-    for (let i = 0; i < 50 && status !== 200; i++) {
-      await new Promise((r) => setTimeout(r, 100));
+    await waitUntil('tokens served again once Redis is back', async () => {
       const fresh = await api.tokens.issue('client-b', ['content:read']).catch(() => null);
-      if (fresh) status = (await rpc(api, toolCall('get_company_info'), { authorization: `Bearer ${fresh.access_token}` })).status;
-    }
-    assert.is(status, 200, 'tokens served again once Redis is back');
+      return fresh !== null && (await rpc(api, toolCall('get_company_info'), { authorization: `Bearer ${fresh.access_token}` })).status === 200;
+    });
   } finally {
     await api.close();
     await store.close();

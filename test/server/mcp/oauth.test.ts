@@ -9,6 +9,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { freePort } from '../../helpers/port.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
 import { assertStructured, assertToolError, connectClient, GENERATIONS, type Generation } from './harness.ts';
@@ -109,3 +110,32 @@ function oauthTests(gen: Generation): void {
 }
 
 for (const gen of GENERATIONS) oauthTests(gen);
+
+const portOnly = suite('PORT set, SITE_URL unset');
+
+portOnly('the SDK\'s client-credentials flow works on the address PORT gives: the resource is the URL it connects to', async () => {
+  const port = await freePort();
+  const api = await startTestServer({ fixture, env: { PORT: String(port), SITE_URL: '' } });
+  try {
+    // What a client reaches the server at, as a person running it on that port would type it.
+    const SITE = `http://localhost:${port}`;
+    for (const gen of GENERATIONS) {
+      const { client_id, client_secret } = await register(api);
+      const provider = gen.credentials({ clientId: client_id, clientSecret: client_secret, expectedIssuer: SITE });
+      (provider as { saveTokens(t: object): void }).saveTokens({ access_token: 'caducado', token_type: 'Bearer' });
+      const { client, captured } = await connectClient(api, { sdk: gen.sdk, authProvider: provider, site: SITE });
+      try {
+        const quota = (await client.callTool({ name: 'get_quota' })) as CallToolResult;
+        assert.is((quota.structuredContent as { client_id?: string } | undefined)?.client_id, client_id, `${gen.name}: a token was obtained and used`);
+        assert.ok(captured.responses.some((r) => r.url === `${SITE}/oauth/token` && r.status === 200), gen.name);
+      } finally {
+        await client.close();
+      }
+    }
+    assert.is(api.config.siteUrl, SITE);
+  } finally {
+    await api.close();
+  }
+});
+
+portOnly.run();

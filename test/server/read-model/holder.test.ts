@@ -9,6 +9,7 @@ import { openModel } from '../../../server/read-model/holder.ts';
 import { buildPath } from '../../../server/read-model/pointer.ts';
 import { CompanyInfoSchema, PageSchema } from '../../../server/schemas/resources.ts';
 import { createReadModel, FIXTURE_SITE_URL, sharedReadModel } from '../../helpers/read-model.ts';
+import { waitUntil } from '../../helpers/wait.ts';
 
 const log = createLogger('silent');
 const configFor = (dir: string, env: Record<string, string> = {}) =>
@@ -136,7 +137,7 @@ test('a new build is swapped in without a restart; a broken one is refused and t
       editPages: (pages) => pages.map((p) => (p.slug === 'fontaneria' ? { ...p, title: 'Fontanería urgente' } : p)),
     });
     // The watcher picks up the new pointer on its own.
-    for (let i = 0; i < 40 && holder.current() === before; i++) await new Promise((r) => setTimeout(r, 100));
+    await waitUntil('the swap by the watcher', () => holder.current() !== before);
     const after = holder.current();
     assert.is.not(after, before, 'swapped by the watcher');
     assert.is(after.manifest.build_id, 'second');

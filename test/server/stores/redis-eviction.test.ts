@@ -11,6 +11,7 @@ import type { Logger } from '../../../server/log.ts';
 import { createStore } from '../../../server/stores/index.ts';
 import type { Store } from '../../../server/stores/types.ts';
 import { startRedis } from '../../helpers/redis.ts';
+import { waitUntil } from '../../helpers/wait.ts';
 
 function capturingLog(): Logger & { lines: string[] } {
   const lines: string[] = [];
@@ -44,8 +45,7 @@ test('a policy that can evict is reported at start and after a reconnection, wit
 
     // The first store reconnects after its connection is dropped, and checks again.
     await admin.sendCommand(['CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes']);
-    for (let i = 0; i < 200 && !quiet.lines.some((l) => EVICTION_WARNING.test(l)); i++) await new Promise((r) => setTimeout(r, 50));
-    assert.ok(quiet.lines.some((l) => EVICTION_WARNING.test(l)), quiet.lines.join('\n'));
+    await waitUntil(`the warning after the reconnection (${quiet.lines.join(' / ')})`, () => quiet.lines.some((l) => EVICTION_WARNING.test(l)));
   } finally {
     for (const s of stores) await s.close().catch(() => {});
     await admin.close().catch(() => {});
