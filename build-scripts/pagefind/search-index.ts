@@ -19,6 +19,7 @@ import {
   ENGLISH_WORDS_FILE, LEXICON_FILE, PAGEFIND_DIR, SIDECAR_FILE, SIDECAR_FORMAT, SPANISH_WORDS_FILE, type Sidecar,
 } from '../../server/search/sidecar.ts';
 import { words } from '../../server/search/text.ts';
+import { backendsExited } from './backend-exit.ts';
 import { decodePayload } from './files.ts';
 import { compileLexicon } from '../lexicon/compile.ts';
 import { realWordsFilters } from '../lexicon/real-words.ts';
@@ -125,11 +126,13 @@ process.env[JEMALLOC_CONF] ??= 'thp:always,metadata_thp:always';
  * own index): a process per session would fault its heap in afresh each time (BENCHMARKS.md
  * note 5). The owner of the sessions
  * calls this once none runs (a session under way would fail with "Pagefind backend closed"), and
- * while this thread lives on, so it collects the process's exit (an orphan's CPU time would be
- * missing from the build's own accounts).
+ * while this thread lives on; it returns once the process's exit is collected (Pagefind's close()
+ * does not wait for it: backend-exit.ts), so no zombie or orphan outlives the thread and the
+ * process's CPU time is in the build's own accounts.
  */
 export async function endSessions(): Promise<void> {
   await pagefind.close();
+  await backendsExited();
 }
 
 /**
