@@ -1,12 +1,12 @@
 /**
  * Lighthouse (its default config: mobile emulation, simulated slow 4G and 4× CPU) on the same
- * Chromium binary the page tests drive. The binary is the one `launchChromium` starts, read from
- * its own chrome://version page, so however that helper finds Chromium, Lighthouse follows; the
- * audit itself needs a browser with a debugging port, which chrome-launcher opens.
+ * Chromium binary the page tests drive: the one `findChromium` picks (chromium.ts), with the
+ * environment it needs, so however that helper finds Chromium, Lighthouse follows; the audit
+ * itself needs a browser with a debugging port, which chrome-launcher opens.
  */
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { launchChromium } from './chromium.ts';
+import { findChromium } from './chromium.ts';
 
 export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -28,22 +28,11 @@ export interface LighthouseRunner {
   close(): Promise<void>;
 }
 
-async function chromiumBinary(): Promise<string> {
-  const browser = await launchChromium();
-  try {
-    const page = await browser.newPage();
-    await page.goto('chrome://version');
-    const binary = (await page.locator('#executable_path').textContent())?.trim();
-    if (!binary) throw new Error('chrome://version did not show the executable path');
-    return binary;
-  } finally {
-    await browser.close();
-  }
-}
-
 export async function createLighthouse(): Promise<LighthouseRunner> {
+  const binary = await findChromium();
   const chrome = await chromeLauncher.launch({
-    chromePath: await chromiumBinary(),
+    chromePath: binary.path,
+    envVars: { ...process.env, ...binary.env },
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     logLevel: 'silent',
   });
