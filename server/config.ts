@@ -162,7 +162,7 @@ function nodeList(env: Env, name: 'REDIS_CLUSTER_NODES' | 'REDIS_SENTINELS'): st
   const raw = env[name];
   if (!raw) return undefined;
   const entries = raw.split(',').map((s) => s.trim());
-  return entries.map((entry, i) => {
+  const urls = entries.map((entry, i) => {
     const candidate = /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) ? entry : `redis://${entry}`;
     let url: URL | undefined;
     try { url = new URL(candidate); } catch { url = undefined; }
@@ -171,9 +171,11 @@ function nodeList(env: Env, name: 'REDIS_CLUSTER_NODES' | 'REDIS_SENTINELS'): st
     }
     return candidate;
   });
+  // One scheme and one set of credentials apply to every node the list reaches.
+  if (new Set(urls.map(sharedPart)).size > 1) throw new Error(`${name}: every entry must have the same scheme, user and password`);
+  return urls;
 }
 
-/** What every URL of a list must share, because one setting applies to all the nodes it reaches. */
 const sharedPart = (url: string) => {
   const u = new URL(url);
   return `${u.protocol}${u.username}:${u.password}`;
@@ -181,11 +183,7 @@ const sharedPart = (url: string) => {
 
 function clusterConfig(env: Env): RedisClusterConfig | undefined {
   const nodes = nodeList(env, 'REDIS_CLUSTER_NODES');
-  if (!nodes) return undefined;
-  if (new Set(nodes.map(sharedPart)).size > 1) {
-    throw new Error('REDIS_CLUSTER_NODES: every entry must have the same scheme, user and password (they apply to every node of the cluster)');
-  }
-  return { nodes };
+  return nodes && { nodes };
 }
 
 function sentinelConfig(env: Env): RedisSentinelConfig | undefined {
@@ -199,9 +197,6 @@ function sentinelConfig(env: Env): RedisSentinelConfig | undefined {
     return undefined;
   }
   if (!name) throw new Error('REDIS_SENTINELS needs REDIS_SENTINEL_NAME: the name of the master the sentinels watch');
-  if (new Set(sentinels.map(sharedPart)).size > 1) {
-    throw new Error('REDIS_SENTINELS: every entry must have the same scheme, user and password');
-  }
   if (env.REDIS_USERNAME && !env.REDIS_PASSWORD) throw new Error('REDIS_USERNAME needs REDIS_PASSWORD');
   return { name, sentinels, username: env.REDIS_USERNAME || undefined, password: env.REDIS_PASSWORD || undefined };
 }

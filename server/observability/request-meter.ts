@@ -44,7 +44,7 @@ export interface RequestMeterOptions {
  * One transport and operation: its responses by status and its latency histogram, counted in
  * plain fields on the hot path and handed to prom-client when scraped. prom-client's own
  * `observe` and `inc` build and check a label key per call: about 0.65 µs of CPU per response
- * together, where these fields cost a few nanoseconds (BENCHMARKS.md, note 12).
+ * together, where these fields cost a few nanoseconds (BENCHMARKS.md, note 13).
  */
 interface Cell {
   labels: { transport: string; operation: string };

@@ -15,7 +15,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { makeRepresentation } from '../compression.ts';
 import type { Page, Section } from '../schemas/resources.ts';
-import { createByteLru } from './byte-lru.ts';
+import { Lru } from '../search/lru.ts';
 import { pageHash } from './page-hash.ts';
 import { partAt, sectionsOf } from './parts.ts';
 import type { LoadedPage, PageText, Representation } from './types.ts';
@@ -63,7 +63,7 @@ async function markdownRepresentation(page: LoadedPage, markdown: string): Promi
 }
 
 export function createPageStore(options: PageStoreOptions): PageStore {
-  const hot = createByteLru<string, PageText | Representation>({ maxBytes: options.cacheBytes });
+  const hot = new Lru<string, PageText | Representation>(options.cacheBytes);
   const pending = new Map<string, Promise<PageText | Representation>>();
 
   /** The cached value of `key`, or the one `make` prepares (once, however many ask meanwhile). */
@@ -106,7 +106,7 @@ export function createPageStore(options: PageStoreOptions): PageStore {
     partOf: (page, offset) => through(offset === 0 ? page.path : `p${offset} ${page.path}`,
       () => then(textOf(page), (text) => makeRepresentation(pageBody(page, text, offset, options.maxChars))), repBytes),
     markdownOf: (page) => through('m' + page.path, () => then(textOf(page), (text) => markdownRepresentation(page, text.markdown)), repBytes),
-    get cachedBytes() { return hot.bytes; },
+    get cachedBytes() { return hot.weight; },
     close: () => options.pack.close(),
   };
 }

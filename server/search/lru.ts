@@ -1,22 +1,39 @@
-/** A bounded least-recently-used map: a Map's insertion order is the recency order. */
+/**
+ * A least-recently-used map bounded by the total weight of its entries: by default each weighs
+ * one (a bound on entries); the read model's hot set weighs each by its bytes, since a long
+ * page's representations are a hundred times a short one's. A Map's insertion order is the
+ * recency order; an entry heavier than the whole bound is not kept.
+ */
 export class Lru<K, V> {
-  private readonly map = new Map<K, V>();
+  private readonly map = new Map<K, { value: V; weight: number }>();
+  private held = 0;
 
   constructor(private readonly max: number) {}
 
   get(key: K): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
-    }
-    return value;
+    const entry = this.map.get(key);
+    if (entry === undefined) return undefined;
+    this.map.delete(key);
+    this.map.set(key, entry);
+    return entry.value;
   }
 
-  set(key: K, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as K);
+  set(key: K, value: V, weight = 1): void {
+    const old = this.map.get(key);
+    if (old !== undefined) { this.map.delete(key); this.held -= old.weight; }
+    if (weight > this.max) return;
+    this.map.set(key, { value, weight });
+    this.held += weight;
+    for (const [k, e] of this.map) {
+      if (this.held <= this.max) break;
+      this.map.delete(k);
+      this.held -= e.weight;
+    }
+  }
+
+  /** The total weight held now. */
+  get weight(): number {
+    return this.held;
   }
 
   get size(): number {
@@ -25,5 +42,6 @@ export class Lru<K, V> {
 
   clear(): void {
     this.map.clear();
+    this.held = 0;
   }
 }

@@ -1,7 +1,7 @@
 /** Which built pages the page tests open: one of each kind, every guide (their tables) and every general page. */
 import type { ReadModelPage } from '../../server/schemas/read-model.ts';
 
-/** The six pages the issue names: home, a service, a service × city, a city, a guide and contact. */
+/** One page of each kind a visitor lands on: home, a service, a service × city, a city, a guide and contact. */
 export const REPRESENTATIVE = {
   home: '/',
   service: '/servicios/fontaneria/',
