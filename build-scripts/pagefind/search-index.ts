@@ -55,6 +55,17 @@ export const SESSION_PAGES = 250;
 /** What a session needs of each page. */
 export type SessionPage = Pick<ReadModelPage, 'path' | 'title' | 'city' | 'description' | 'markdown'>;
 
+/**
+ * The pages to index, in order: all at hand, or their number and a reader of consecutive ones,
+ * called as each session starts, so a large site's text is never in memory all at once.
+ */
+export type PageSource = readonly SessionPage[] | { readonly length: number; read(from: number, to: number): SessionPage[] };
+
+function readPages(pages: PageSource, from: number, to: number): SessionPage[] {
+  const slice = 'read' in pages ? pages.read(from, to) : pages.slice(from, to);
+  return slice.map(({ path: p, title, city, description, markdown }) => ({ path: p, title, city, description, markdown }));
+}
+
 export interface SessionTask {
   pages: SessionPage[];
   /** Where the session's bundle is written. */
@@ -204,7 +215,7 @@ async function writeSidecar(file: string, sidecar: Sidecar): Promise<void> {
 }
 
 export async function buildSearchIndex(opts: {
-  pages: ReadModelPage[];
+  pages: PageSource;
   outDir: string;
   siteUrl: string;
   /** The compiled search lexicon (default: the empty one). */
@@ -235,22 +246,28 @@ export async function buildSearchIndex(opts: {
   await fs.rm(outDir, { recursive: true, force: true });
   await fs.mkdir(outDir, { recursive: true });
 
-  const slices: SessionPage[][] = [];
-  for (let i = 0; i < pages.length; i += sessionPages) {
-    slices.push(pages.slice(i, i + sessionPages).map(({ path: p, title, city, description, markdown }) => ({ path: p, title, city, description, markdown })));
-  }
+  const slices: { from: number; to: number }[] = [];
+  for (let i = 0; i < pages.length; i += sessionPages) slices.push({ from: i, to: Math.min(pages.length, i + sessionPages) });
   const sessionsDir = path.join(outDir, '.sessions');
   const dirs = slices.length === 1 ? [bundle] : slices.map((_, i) => path.join(sessionsDir, String(i)));
   // Each session's bundle is read into the merge as soon as it and those before it are done.
   const merger = slices.length > 1 ? createMerger(slices.length, bundle) : null;
-  const results: SessionResult[] = new Array(slices.length);
+  // Each session's results are taken in as it ends: its word counts summed (a session's list
+  // is as long as its vocabulary, hundreds of sessions' lists would outweigh the sum).
+  const texts = new Map<string, string>();
+  const df = new Map<string, number>();
+  const fragments: SessionResult['fragments'][] = new Array(slices.length);
   let next = 0;
   let done = 0;
   await Promise.all(Array.from({ length: Math.min(parallel, slices.length) }, async () => {
     for (let i = next++; i < slices.length; i = next++) {
-      results[i] = await run({ pages: slices[i]!, bundle: dirs[i]! });
+      const slice = readPages(pages, slices[i]!.from, slices[i]!.to);
+      const result = await run({ pages: slice, bundle: dirs[i]! });
+      slice.forEach((page, k) => texts.set(page.path, result.texts[k]!));
+      for (const [w, n] of result.df) df.set(w, (df.get(w) ?? 0) + n);
+      fragments[i] = result.fragments;
       merger?.add(i, dirs[i]!);
-      opts.progress?.(done += slices[i]!.length);
+      opts.progress?.(done += slice.length);
     }
   }));
   let renamed: Map<string, string>[] = [];
@@ -259,14 +276,7 @@ export async function buildSearchIndex(opts: {
     await fs.rm(sessionsDir, { recursive: true, force: true });
   }
 
-  const texts = new Map<string, string>();
-  const df = new Map<string, number>();
-  results.forEach((r, i) => {
-    slices[i]!.forEach((page, k) => texts.set(page.path, r.texts[k]!));
-    for (const [w, n] of r.df) df.set(w, (df.get(w) ?? 0) + n);
-  });
-
-  const ids = results.flatMap((r, i) => r.fragments.map(([id, url]): [string, string] => [renamed[i]?.get(id) ?? id, url]));
+  const ids = fragments.flatMap((f, i) => f.map(([id, url]): [string, string] => [renamed[i]?.get(id) ?? id, url]));
   const sidecar: Sidecar = {
     format: SIDECAR_FORMAT,
     site_url: siteUrl,
