@@ -1,11 +1,12 @@
 /**
  * Crawl: walks the built site from its entry points — the home page by links, then the sitemap —
  * and returns every published page with what extraction needs from it (extract.ts `readFacts`)
- * and its Markdown (left in the build's spill), which the pages stage uses once extraction has
- * accepted the page. Pages are
- * read by the build's worker threads (tasks/page-read.ts: one parse per page, the tree dropped after);
- * several are read at once, but their results are taken in the order a one-at-a-time walk would
- * visit them, so warnings, the first broken link and the published pages do not depend on timing.
+ * and its Markdown (left in the build's spill, text-spill.ts), which the pages stage uses once
+ * extraction has accepted the page. Pages are read by the build's worker threads
+ * (tasks/page-read.ts: one parse per page, the tree dropped after); several are read at once, but
+ * their results are taken in the order a one-at-a-time walk would visit them, so warnings, the
+ * first broken link and the published pages do not depend on timing. Of each page only what the
+ * end of the walk still needs is kept: its element ids and the links that name an anchor.
  *
  * - A link to a path of this site that is neither a built page, a built file, nor a route the
  *   server answers itself fails the build, naming the page that holds it.
