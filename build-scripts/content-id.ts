@@ -17,7 +17,7 @@ const PAGEFIND_ENTRY = 'pagefind-entry.json';
 
 export async function contentId(opts: {
   siteUrl: string;
-  pages: readonly ReadModelPage[];
+  pages: readonly Pick<ReadModelPage, 'path' | 'slug' | 'title' | 'description' | 'city' | 'kind' | 'hash'>[];
   company: Readonly<Record<CompanySection, CompanyInfo>>;
   /** The build's `search/` folder, written. */
   searchDir: string;

@@ -2,7 +2,8 @@
 import type { ReadModelPage } from '../server/schemas/read-model.ts';
 import type { PageRead, PageReadTask } from './tasks/page-read.ts';
 import type { SessionResult, SessionTask } from './pagefind/search-index.ts';
-import type { PageCheckTask } from './stages/validate.ts';
+import type { PackCheckTask, PackProblem } from './stages/validate.ts';
+import type { SpillRef, TextSpill } from './text-spill.ts';
 
 /** The build's worker threads (tasks/worker.ts), as the stages use them. */
 export interface BuildWorkers {
@@ -13,8 +14,8 @@ export interface BuildWorkers {
   index(task: SessionTask): Promise<SessionResult>;
   /** Stops every worker's Pagefind process, once no session runs. */
   endSessions(): Promise<void>;
-  /** Null when the written page file is valid, else what is wrong with it. */
-  check(task: PageCheckTask): Promise<string | null>;
+  /** Null when the packed pages are valid, else what is wrong with the first that is not. */
+  check(task: PackCheckTask): Promise<PackProblem | null>;
 }
 
 export interface ProgressEvent {
@@ -39,6 +40,10 @@ export interface BuildContext {
   warn(line: string): void;
   progress(done: number, total?: number): void;
   workers: BuildWorkers;
+  /** Where the crawl leaves each page's Markdown for the stages after it (text-spill.ts). */
+  spill: TextSpill;
+  /** Aborted once a stage has failed: stages running beside it stop early. */
+  signal: AbortSignal;
 }
 
 export interface CrawledPage {
@@ -48,8 +53,8 @@ export interface CrawledPage {
   file: string;
   /** What extraction needs from the document, read while the crawler had it parsed. */
   facts: PageFacts;
-  /** Its Markdown, converted from the same parse (tasks/page-read.ts); null when not converted. */
-  markdown: string | null;
+  /** Its Markdown, converted from the same parse (tasks/page-read.ts), in `BuildContext.spill`; null when not converted. */
+  markdown: SpillRef | null;
   /** Why the conversion failed: the pages stage reports it, naming the page. */
   markdownError?: string;
 }

@@ -2,6 +2,7 @@
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 
 /**
  * Every file under `dir` (recursive), as absolute paths, skipping dot-folders. Synchronous: the
@@ -32,4 +33,36 @@ export async function writeJson(file: string, value: unknown): Promise<void> {
 
 export async function readJson(file: string): Promise<unknown> {
   return JSON.parse(await fs.readFile(file, 'utf8'));
+}
+
+/** `length` bytes of `fd` from `offset`, fewer where the file ends first. */
+export function readAt(fd: number, offset: number, length: number): Buffer {
+  const bytes = Buffer.allocUnsafe(length);
+  let read = 0;
+  while (read < length) {
+    const n = fsSync.readSync(fd, bytes, read, length - read, offset + read);
+    if (n === 0) break;
+    read += n;
+  }
+  return bytes.subarray(0, read);
+}
+
+/** Calls `each` on every line of `file`, a chunk at a time; false when the file does not end with a line break. */
+export function eachLine(file: string, each: (line: string, index: number) => void): boolean {
+  const fd = fsSync.openSync(file, 'r');
+  const chunk = Buffer.allocUnsafe(1 << 20);
+  // A character may be cut between two chunks: the decoder keeps its first bytes for the next.
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  let index = 0;
+  try {
+    for (let n; (n = fsSync.readSync(fd, chunk, 0, chunk.length, null)) > 0;) {
+      const lines = (rest + decoder.write(chunk.subarray(0, n))).split('\n');
+      rest = lines.pop()!;
+      for (const line of lines) each(line, index++);
+    }
+  } finally {
+    fsSync.closeSync(fd);
+  }
+  return rest + decoder.end() === '';
 }

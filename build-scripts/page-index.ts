@@ -19,37 +19,43 @@ export function pageIndexEntry(page: ReadModelPage, at: PackedAt): PageIndexEntr
 }
 
 export interface PageWriter {
-  /** Writes `pages/<slug>.json` and appends the same bytes to the pack. */
-  add(page: ReadModelPage): void;
-  /** Closes the pack and writes the index. */
-  finish(): void;
+  /** Writes `pages/<slug>.json` and appends the same bytes to the pack; returns the page's index entry. */
+  add(page: ReadModelPage): PageIndexEntry;
+  /** Closes the pack and writes the index; returns its entries, by path. */
+  finish(): PageIndexEntry[];
 }
+
+const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 export function createPageWriter(buildDir: string): PageWriter {
   fs.mkdirSync(path.join(buildDir, 'pages'), { recursive: true });
   const pack = fs.openSync(path.join(buildDir, PAGE_PACK_FILE), 'w');
-  const written: { page: ReadModelPage; at: PackedAt }[] = [];
+  // The index entries only: the pages' Markdown is not kept once written.
+  const entries: PageIndexEntry[] = [];
   let offset = 0;
   return {
     add(page) {
       const json = Buffer.from(JSON.stringify(page) + '\n');
       fs.writeFileSync(path.join(buildDir, 'pages', `${page.slug}.json`), json);
       fs.writeSync(pack, json);
-      written.push({ page, at: { offset, length: json.length } });
+      const entry = pageIndexEntry(page, { offset, length: json.length });
+      entries.push(entry);
       offset += json.length;
+      return entry;
     },
     finish() {
       fs.closeSync(pack);
-      written.sort((a, b) => (a.page.path < b.page.path ? -1 : a.page.path > b.page.path ? 1 : 0));
+      entries.sort(byPath);
       const fd = fs.openSync(path.join(buildDir, PAGE_INDEX_FILE), 'w');
       try {
         // In chunks: one string for 100,000 pages would be tens of megabytes at once.
-        for (let i = 0; i < written.length; i += 1000) {
-          fs.writeSync(fd, written.slice(i, i + 1000).map(({ page, at }) => JSON.stringify(pageIndexEntry(page, at)) + '\n').join(''));
+        for (let i = 0; i < entries.length; i += 1000) {
+          fs.writeSync(fd, entries.slice(i, i + 1000).map((entry) => JSON.stringify(entry) + '\n').join(''));
         }
       } finally {
         fs.closeSync(fd);
       }
+      return entries;
     },
   };
 }

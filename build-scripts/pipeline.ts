@@ -1,14 +1,17 @@
 /**
- * The read-model build: astro → crawl → extract → company → (search | site | pages →
- * validate) → publish. Everything is written to a staging folder; only the last stage makes it
- * visible, so a failure at any point leaves the published model (the `current` pointer) alone.
+ * The read-model build: astro → (site | crawl → extract → company → (search | pages → validate))
+ * → publish. Everything is written to a staging folder; only the last stage makes it visible, so
+ * a failure at any point leaves the published model (the `current` pointer) alone.
  *
- * The pages are made in memory once extraction has accepted them (stages/pages.ts); then three runs go
- * side by side: search spends most of its time waiting on Pagefind's own processes, site only
- * reads the built site, and pages writes the page files, which validate then reads back with
- * the company files (its checks go to the workers between their Pagefind sessions' replies), so
- * the cores do all of it at once. Each stage keeps its own progress, timing and failure; when one
- * of them fails, the build waits for the others to stop and reports the first failure.
+ * Memory does not grow with the site's text: the crawl's workers convert each page as they read
+ * it and the crawl leaves its Markdown in a spill file (text-spill.ts); the pages stage then makes
+ * each read-model page from it, in path order, writes it and keeps its index entry only, and each
+ * search session reads its own pages from the spill when it starts. Runs go side by side so the
+ * cores do all of it at once: site, which only reads the built site, on the main thread beside
+ * everything else; search, which spends most of its time waiting on Pagefind's own processes,
+ * beside pages and validate (whose checks go to the workers between their sessions' replies).
+ * Each stage keeps its own progress, timing and failure; when one of them fails, the others stop
+ * at their next step, and the build reports the first failure.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -27,11 +30,12 @@ import { astroBuild } from './stages/astro.ts';
 import { company } from './stages/company.ts';
 import { crawl } from './stages/crawl.ts';
 import { extract } from './stages/extract.ts';
-import { readModelPages, writePages } from './stages/pages.ts';
+import { pageSource, writePages } from './stages/pages.ts';
 import { copySite } from './stages/site.ts';
 import { publish } from './stages/publish.ts';
 import { search } from './stages/search.ts';
 import { validate } from './stages/validate.ts';
+import { createTextSpill, type TextSpill } from './text-spill.ts';
 
 export interface BuildOptions {
   /** Static site root, Astro's `dist/client` (default: DIST_DIR/client). */
@@ -74,12 +78,18 @@ function inStageOrder(timings: Record<string, number>): Record<string, number> {
   return Object.fromEntries(STAGE_ORDER.filter((s) => s in timings).map((s) => [s, timings[s]!]));
 }
 
-/** Runs them all; once all have stopped, throws the failure that came first, if any. */
-async function sideBySide(...runs: (() => Promise<unknown>)[]): Promise<void> {
+/** Runs them all; once all have stopped, throws the failure that came first, if any, after aborting `abort` at it. */
+async function sideBySide(abort: AbortController, ...runs: (() => Promise<unknown>)[]): Promise<void> {
   let first: { error: unknown } | null = null;
-  await Promise.all(runs.map((run) => run().catch((error: unknown) => { first ??= { error }; })));
+  await Promise.all(runs.map((run) => run().catch((error: unknown) => {
+    first ??= { error };
+    abort.abort(error);
+  })));
   if (first) throw (first as { error: unknown }).error;
 }
+
+/** The Markdown spill's name in the staging folder: removed before the build is published. */
+const SPILL_FILE = '.markdown.spill';
 
 function resolveOptions(options: BuildOptions) {
   let config: ReturnType<typeof parseConfig>;
@@ -109,9 +119,13 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
   const stagingDir = path.join(outDir, BUILDS_DIR, `.staging-${buildId}`);
   let stageName = 'start';
   const workers = createBuildWorkers(options.workers);
+  const abort = new AbortController();
+  let spill: TextSpill | undefined;
+  const spillOf = (): TextSpill => (spill ??= createTextSpill(path.join(stagingDir, SPILL_FILE)));
 
   const ctx: BuildContext = {
-    distDir, outDir, stagingDir, siteUrl, contentDir, buildId, log, workers,
+    distDir, outDir, stagingDir, siteUrl, contentDir, buildId, log, workers, signal: abort.signal,
+    get spill() { return spillOf(); },
     warn: (line) => {
       warnings.push(line);
       log(`warning: ${line}`);
@@ -141,21 +155,28 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
     await fs.mkdir(stagingDir);
     if (!options.skipAstro) await stage('astro', (c) => astroBuild(c, root), (r) => `${r.pages} pages built`);
     workers.start();
-    const crawled = await stage('crawl', (c) => crawl(c), (r) => `${r.pages.length} pages`);
-    const metas = await stage('extract', (c) => extract(c, crawled.pages), (r) => `${r.length} pages`);
-    const pages = readModelPages(crawled.pages, metas);
-    const sections = await stage('company', (c) => company(c, pages), () => `${COMPANY_SECTIONS.length} sections`);
-    await sideBySide(
-      () => stage('search', (c) => search(c, pages), (r) => `${r.indexed} pages indexed`),
+    let sections: Awaited<ReturnType<typeof company>> | undefined;
+    let entries: Awaited<ReturnType<typeof writePages>> = [];
+    await sideBySide(abort,
       () => stage('site', (c) => copySite(c), (r) => `${r.files} files staged, ${r.siblings} gzip/brotli siblings written`),
       async () => {
-        await stage('pages', (c) => writePages(c, pages), (r) => `${r.length} pages`);
-        await stage('validate', (c) => validate(c, pages), () => 'all JSON valid');
+        const crawled = await stage('crawl', (c) => crawl(c), (r) => `${r.pages.length} pages`);
+        const metas = await stage('extract', (c) => extract(c, crawled.pages), (r) => `${r.length} pages`);
+        const pages = pageSource(spillOf(), crawled.pages, metas, abort.signal);
+        sections = await stage('company', (c) => company(c, metas), () => `${COMPANY_SECTIONS.length} sections`);
+        await sideBySide(abort,
+          () => stage('search', (c) => search(c, pages, new Set(metas.map((m) => m.path))), (r) => `${r.indexed} pages indexed`),
+          async () => {
+            entries = await stage('pages', (c) => writePages(c, pages), (r) => `${r.length} pages`);
+            await stage('validate', (c) => validate(c, entries), () => 'all JSON valid');
+          },
+        );
       },
     );
+    spill?.remove();
 
-    const id = await contentId({ siteUrl, pages, company: sections, searchDir: path.join(stagingDir, 'search') });
-    const manifest = createManifest({ buildId, contentId: id, siteUrl, pages, timings: inStageOrder(timings) });
+    const id = await contentId({ siteUrl, pages: entries, company: sections!, searchDir: path.join(stagingDir, 'search') });
+    const manifest = createManifest({ buildId, contentId: id, siteUrl, pages: entries, timings: inStageOrder(timings) });
     const published = await stage('publish', (c) => publish(c, manifest), (r) =>
       `current → ${buildId}${r.removed.length ? `, removed ${r.removed.length} old build(s)` : ''}`);
     return {
@@ -171,6 +192,7 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
   } catch (err) {
     // Workers may still be reading ahead in the staging folder: stop them before removing it.
     await workers.close();
+    spill?.remove();
     await fs.rm(stagingDir, { recursive: true, force: true });
     throw err instanceof BuildError ? err : new BuildError(stageName, undefined, messageOf(err), { cause: err });
   } finally {

@@ -10,10 +10,11 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 /** Longest run of synchronous work before the event loop gets a turn. */
 export const SLICE_MS = 10;
 
-/** Calls `each` on every item in order; `progress` after each slice. */
-export async function inSlices<T>(items: readonly T[], each: (item: T, index: number) => void, progress: (done: number, total: number) => void): Promise<void> {
+/** Calls `each` on every item in order; `progress` after each slice. Stops, throwing its reason, once `signal` is aborted. */
+export async function inSlices<T>(items: readonly T[], each: (item: T, index: number) => void, progress: (done: number, total: number) => void, signal?: AbortSignal): Promise<void> {
   let i = 0;
   while (i < items.length) {
+    signal?.throwIfAborted();
     const until = performance.now() + SLICE_MS;
     do {
       each(items[i]!, i);

@@ -9,6 +9,7 @@ import type { WorkerTask, WorkerTaskResult } from './tasks/worker.ts';
 import { createPool, defaultPoolSize, type Pool } from './pool/pool.ts';
 import type { PageRead } from './tasks/page-read.ts';
 import type { SessionResult } from './pagefind/search-index.ts';
+import type { PackProblem } from './stages/validate.ts';
 
 const SCRIPT = new URL('./tasks/worker.ts', import.meta.url);
 /**
@@ -28,7 +29,7 @@ export function createBuildWorkers(size = defaultPoolSize()): BuildWorkers & { s
     read: (task) => run({ kind: 'read', ...task }) as Promise<PageRead>,
     index: (task) => run({ kind: 'index', ...task }) as Promise<SessionResult>,
     endSessions: async () => { await pool?.broadcast({ kind: 'end-sessions' }); },
-    check: (task) => run({ kind: 'check', ...task }) as Promise<string | null>,
+    check: (task) => run({ kind: 'check', ...task }) as Promise<PackProblem | null>,
     close: async () => { await pool?.close(); },
   };
 }

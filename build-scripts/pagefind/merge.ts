@@ -52,20 +52,27 @@ interface Session {
   offset: number;
 }
 
-/** One session's run of pages for a word (or a word's variant): raw bytes after its first delta. */
+/**
+ * One session's run of pages for a word (or a word's variant): raw bytes after its first delta.
+ * Held as a place in the session's chunk, not a view of it: a merge holds a run per word and
+ * session (millions for 100,000 pages), and a typed-array view costs more than the run.
+ */
 interface Run {
   first: number;
   last: number;
   count: number;
-  /** The first page's fields after its page number, then the other pages, as encoded. */
-  rest: Uint8Array;
+  /** `chunk` from `start` to `end`: the first page's fields after its page number, then the other pages, as encoded. */
+  chunk: Uint8Array;
+  start: number;
+  end: number;
 }
 
 interface WordRuns {
   pages: Run[];
   /** Pagefind's chunk measure: locations + meta locations + 1, per page (variants not counted). */
   size: number;
-  variants: Map<string, Run[]>;
+  /** Made for the words that have variants only. */
+  variants?: Map<string, Run[]>;
 }
 
 function unsupported(dir: string, what: string): never {
@@ -104,7 +111,7 @@ function readRun(r: CborReader, dir: string): { run: Run | null; size: number } 
     }
     size += 1;
   }
-  return { run: { first, last: abs, count, rest: r.bytes.subarray(restStart, r.pos) }, size };
+  return { run: { first, last: abs, count, chunk: r.bytes, start: restStart, end: r.pos }, size };
 }
 
 function readWords(session: Session, words: Map<string, WordRuns>): void {
@@ -116,7 +123,7 @@ function readWords(session: Session, words: Map<string, WordRuns>): void {
       if (r.array() !== 3) unsupported(session.dir, 'a word entry that is not [word, pages, variants]');
       const word = r.text();
       let entry = words.get(word);
-      if (!entry) words.set(word, entry = { pages: [], size: 0, variants: new Map() });
+      if (!entry) words.set(word, entry = { pages: [], size: 0 });
       const { run, size } = readRun(r, session.dir);
       entry.size += size;
       if (run) entry.pages.push(shift(run, session.offset));
@@ -126,6 +133,7 @@ function readWords(session: Session, words: Map<string, WordRuns>): void {
         const form = r.text();
         const { run: vrun } = readRun(r, session.dir);
         if (!vrun) continue;
+        entry.variants ??= new Map();
         const runs = entry.variants.get(form);
         if (runs) runs.push(shift(vrun, session.offset));
         else entry.variants.set(form, [shift(vrun, session.offset)]);
@@ -135,15 +143,18 @@ function readWords(session: Session, words: Map<string, WordRuns>): void {
   }
 }
 
+/** `run` (just read, held nowhere else) with its page numbers made absolute. */
 function shift(run: Run, offset: number): Run {
-  return { ...run, first: run.first + offset, last: run.last + offset };
+  run.first += offset;
+  run.last += offset;
+  return run;
 }
 
 function writeRuns(w: CborWriter, runs: Run[]): void {
   w.array(runs.reduce((n, run) => n + run.count, 0));
   let last = 0;
   for (const run of runs) {
-    w.array(3).int(run.first - last).raw(run.rest);
+    w.array(3).int(run.first - last).raw(run.chunk.subarray(run.start, run.end));
     last = run.last;
   }
 }
@@ -199,8 +210,8 @@ function writeChunks(words: Map<string, WordRuns>, language: string, outDir: str
     if (count === 0) from = word;
     body.array(3).text(word);
     writeRuns(body, entry.pages);
-    body.array(entry.variants.size);
-    for (const [form, runs] of entry.variants) {
+    body.array(entry.variants?.size ?? 0);
+    for (const [form, runs] of entry.variants ?? []) {
       body.array(2).text(form);
       writeRuns(body, runs);
     }

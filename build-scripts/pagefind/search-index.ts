@@ -24,6 +24,7 @@ import { decodePayload } from './files.ts';
 import { compileLexicon } from '../lexicon/compile.ts';
 import { realWordsFilters } from '../lexicon/real-words.ts';
 import { createMerger } from './merge.ts';
+import { createTextSpill, type SpillRef } from '../text-spill.ts';
 
 /** Files Pagefind writes for browsers (UI, highlighting, worker); the Node runtime needs none. */
 const BROWSER_ONLY = [
@@ -54,6 +55,17 @@ export const SESSION_PAGES = 250;
 
 /** What a session needs of each page. */
 export type SessionPage = Pick<ReadModelPage, 'path' | 'title' | 'city' | 'description' | 'markdown'>;
+
+/**
+ * The pages to index, in order: all at hand, or their number and a reader of consecutive ones,
+ * called as each session starts, so a large site's text is never in memory all at once.
+ */
+export type PageSource = readonly SessionPage[] | { readonly length: number; read(from: number, to: number): SessionPage[] };
+
+function readPages(pages: PageSource, from: number, to: number): SessionPage[] {
+  const slice = 'read' in pages ? pages.read(from, to) : pages.slice(from, to);
+  return slice.map(({ path: p, title, city, description, markdown }) => ({ path: p, title, city, description, markdown }));
+}
 
 export interface SessionTask {
   pages: SessionPage[];
@@ -182,7 +194,7 @@ export async function indexSession({ pages, bundle }: SessionTask): Promise<Sess
  * `JSON.stringify(sidecar)`, written a page at a time: the whole string is twice the site's text
  * in memory (~120 MB on 10,000 pages) on top of the file's bytes.
  */
-async function writeSidecar(file: string, sidecar: Sidecar): Promise<void> {
+async function writeSidecar(file: string, sidecar: Omit<Sidecar, 'pages'> & { pages: Iterable<Sidecar['pages'][number]> }): Promise<void> {
   const { pages, vocabulary, ...head } = sidecar;
   const out = await fs.open(file, 'w');
   try {
@@ -192,8 +204,9 @@ async function writeSidecar(file: string, sidecar: Sidecar): Promise<void> {
       await out.write(chunk);
       chunk = '';
     };
-    for (const [i, page] of pages.entries()) {
-      chunk += (i ? ',' : '') + JSON.stringify(page);
+    let i = 0;
+    for (const page of pages) {
+      chunk += (i++ ? ',' : '') + JSON.stringify(page);
       await flush();
     }
     chunk += `],"vocabulary":${JSON.stringify(vocabulary)}}`;
@@ -204,7 +217,7 @@ async function writeSidecar(file: string, sidecar: Sidecar): Promise<void> {
 }
 
 export async function buildSearchIndex(opts: {
-  pages: ReadModelPage[];
+  pages: PageSource;
   outDir: string;
   siteUrl: string;
   /** The compiled search lexicon (default: the empty one). */
@@ -235,52 +248,56 @@ export async function buildSearchIndex(opts: {
   await fs.rm(outDir, { recursive: true, force: true });
   await fs.mkdir(outDir, { recursive: true });
 
-  const slices: SessionPage[][] = [];
-  for (let i = 0; i < pages.length; i += sessionPages) {
-    slices.push(pages.slice(i, i + sessionPages).map(({ path: p, title, city, description, markdown }) => ({ path: p, title, city, description, markdown })));
-  }
+  const slices: { from: number; to: number }[] = [];
+  for (let i = 0; i < pages.length; i += sessionPages) slices.push({ from: i, to: Math.min(pages.length, i + sessionPages) });
   const sessionsDir = path.join(outDir, '.sessions');
   const dirs = slices.length === 1 ? [bundle] : slices.map((_, i) => path.join(sessionsDir, String(i)));
   // Each session's bundle is read into the merge as soon as it and those before it are done.
   const merger = slices.length > 1 ? createMerger(slices.length, bundle) : null;
-  const results: SessionResult[] = new Array(slices.length);
-  let next = 0;
-  let done = 0;
-  await Promise.all(Array.from({ length: Math.min(parallel, slices.length) }, async () => {
-    for (let i = next++; i < slices.length; i = next++) {
-      results[i] = await run({ pages: slices[i]!, bundle: dirs[i]! });
-      merger?.add(i, dirs[i]!);
-      opts.progress?.(done += slices[i]!.length);
+  // Each session's results are taken in as it ends: its word counts summed (a session's list
+  // is as long as its vocabulary, hundreds of sessions' lists would outweigh the sum), its texts
+  // left on disk until the sidecar is written (held, a large site's would be gigabytes).
+  const texts = createTextSpill(path.join(outDir, '.texts'));
+  try {
+    const textAt = new Map<string, SpillRef>();
+    const df = new Map<string, number>();
+    const fragments: SessionResult['fragments'][] = new Array(slices.length);
+    let next = 0;
+    let done = 0;
+    await Promise.all(Array.from({ length: Math.min(parallel, slices.length) }, async () => {
+      for (let i = next++; i < slices.length; i = next++) {
+        const slice = readPages(pages, slices[i]!.from, slices[i]!.to);
+        const result = await run({ pages: slice, bundle: dirs[i]! });
+        slice.forEach((page, k) => textAt.set(page.path, texts.put(result.texts[k]!)));
+        for (const [w, n] of result.df) df.set(w, (df.get(w) ?? 0) + n);
+        fragments[i] = result.fragments;
+        merger?.add(i, dirs[i]!);
+        opts.progress?.(done += slice.length);
+      }
+    }));
+    let renamed: Map<string, string>[] = [];
+    if (merger) {
+      ({ renamed } = await merger.finish());
+      await fs.rm(sessionsDir, { recursive: true, force: true });
     }
-  }));
-  let renamed: Map<string, string>[] = [];
-  if (merger) {
-    ({ renamed } = await merger.finish());
-    await fs.rm(sessionsDir, { recursive: true, force: true });
+
+    const ids = fragments.flatMap((f, i) => f.map(([id, url]): [string, string] => [renamed[i]?.get(id) ?? id, url]));
+    for (const [, url] of ids) if (!textAt.has(url)) throw new Error(`pagefind returned a page that was not added: ${url}`);
+    ids.sort((a, b) => (a[1] < b[1] ? -1 : 1));
+    await writeSidecar(path.join(outDir, SIDECAR_FILE), {
+      format: SIDECAR_FORMAT,
+      site_url: siteUrl,
+      pages: (function* () {
+        for (const [id, url] of ids) yield { id, path: url, text: texts.get(textAt.get(url)!) };
+      })(),
+      vocabulary: [...df].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+    });
+    await fs.writeFile(path.join(outDir, LEXICON_FILE), JSON.stringify(opts.lexicon ?? compileLexicon()));
+    const realWords = realWordsFilters();
+    await fs.writeFile(path.join(outDir, SPANISH_WORDS_FILE), realWords.spanish);
+    await fs.writeFile(path.join(outDir, ENGLISH_WORDS_FILE), realWords.english);
+    return { indexed: ids.length };
+  } finally {
+    texts.remove();
   }
-
-  const texts = new Map<string, string>();
-  const df = new Map<string, number>();
-  results.forEach((r, i) => {
-    slices[i]!.forEach((page, k) => texts.set(page.path, r.texts[k]!));
-    for (const [w, n] of r.df) df.set(w, (df.get(w) ?? 0) + n);
-  });
-
-  const ids = results.flatMap((r, i) => r.fragments.map(([id, url]): [string, string] => [renamed[i]?.get(id) ?? id, url]));
-  const sidecar: Sidecar = {
-    format: SIDECAR_FORMAT,
-    site_url: siteUrl,
-    pages: ids.map(([id, url]) => {
-      const text = texts.get(url);
-      if (text === undefined) throw new Error(`pagefind returned a page that was not added: ${url}`);
-      return { id, path: url, text };
-    }).sort((a, b) => (a.path < b.path ? -1 : 1)),
-    vocabulary: [...df].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
-  };
-  await writeSidecar(path.join(outDir, SIDECAR_FILE), sidecar);
-  await fs.writeFile(path.join(outDir, LEXICON_FILE), JSON.stringify(opts.lexicon ?? compileLexicon()));
-  const realWords = realWordsFilters();
-  await fs.writeFile(path.join(outDir, SPANISH_WORDS_FILE), realWords.spanish);
-  await fs.writeFile(path.join(outDir, ENGLISH_WORDS_FILE), realWords.english);
-  return { indexed: sidecar.pages.length };
 }

@@ -70,7 +70,7 @@ function pick(info: CompanyInfo, fields: readonly string[]): CompanyInfo {
   return out as CompanyInfo;
 }
 
-export async function company(ctx: BuildContext, pages: ReadModelPage[]): Promise<Record<CompanySection, CompanyInfo>> {
+export async function company(ctx: BuildContext, pages: readonly Pick<ReadModelPage, 'path' | 'url'>[]): Promise<Record<CompanySection, CompanyInfo>> {
   const site = new URL(ctx.siteUrl);
   const byPath = new Map(pages.map((p) => [p.path, p]));
   const facts = parse(CompanyFileSchema, unwrapCompany(await readContent(ctx, 'company.json')), 'company.json');

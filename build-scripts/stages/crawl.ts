@@ -1,10 +1,12 @@
 /**
  * Crawl: walks the built site from its entry points — the home page by links, then the sitemap —
  * and returns every published page with what extraction needs from it (extract.ts `readFacts`)
- * and its Markdown, which the pages stage uses once extraction has accepted the page. Pages are
- * read by the build's worker threads (tasks/page-read.ts: one parse per page, the tree dropped after);
- * several are read at once, but their results are taken in the order a one-at-a-time walk would
- * visit them, so warnings, the first broken link and the published pages do not depend on timing.
+ * and its Markdown (left in the build's spill, text-spill.ts), which the pages stage uses once
+ * extraction has accepted the page. Pages are read by the build's worker threads
+ * (tasks/page-read.ts: one parse per page, the tree dropped after); several are read at once, but
+ * their results are taken in the order a one-at-a-time walk would visit them, so warnings, the
+ * first broken link and the published pages do not depend on timing. Of each page only what the
+ * end of the walk still needs is kept: its element ids and the links that name an anchor.
  *
  * - A link to a path of this site that is neither a built page, a built file, nor a route the
  *   server answers itself fails the build, naming the page that holds it.
@@ -49,7 +51,8 @@ const READ_AHEAD = 8;
 interface Visited {
   page: CrawledPage;
   ids: Set<string>;
-  links: Link[];
+  /** Its links that name an anchor, checked once the walk is done; the others are only followed. */
+  anchored: Link[];
   redirect: string | null;
 }
 
@@ -124,7 +127,7 @@ export async function crawl(ctx: BuildContext): Promise<CrawlResult> {
     return reading;
   };
 
-  const take = (pagePath: string, r: PageRead): Visited => {
+  const take = (pagePath: string, r: PageRead): Visited & { links: Link[] } => {
     const links: Link[] = [];
     for (const href of r.redirect ? [...r.hrefs, r.redirect] : r.hrefs) {
       if (href.startsWith('#')) continue;
@@ -133,9 +136,10 @@ export async function crawl(ctx: BuildContext): Promise<CrawlResult> {
       else if (link !== 'external') links.push(link);
     }
     ctx.progress(++done, output.size);
-    const page: CrawledPage = { path: pagePath, file: pageFile(ctx.distDir, pagePath), facts: r.facts, markdown: r.markdown };
+    const markdown = r.markdown === null ? null : ctx.spill.put(r.markdown);
+    const page: CrawledPage = { path: pagePath, file: pageFile(ctx.distDir, pagePath), facts: r.facts, markdown };
     if (r.markdownError !== undefined) page.markdownError = r.markdownError;
-    return { page, ids: r.ids, links, redirect: r.redirect };
+    return { page, ids: r.ids, anchored: links.filter((link) => link.fragment), redirect: r.redirect, links };
   };
 
   const walk = async (seeds: string[]): Promise<void> => {
@@ -147,10 +151,10 @@ export async function crawl(ctx: BuildContext): Promise<CrawlResult> {
     for (let i = 0; i < queue.length; i++) {
       for (; started < queue.length && started <= i + ahead; started++) reads.set(started, read(queue[started]!));
       const current = queue[i]!;
-      const v = take(current, await reads.get(i)!);
+      const { links, ...v } = take(current, await reads.get(i)!);
       reads.delete(i);
       visited.set(current, v);
-      for (const link of v.links) {
+      for (const link of links) {
         if (link.page && !queued.has(link.page)) {
           queued.add(link.page);
           queue.push(link.page);
@@ -173,9 +177,9 @@ export async function crawl(ctx: BuildContext): Promise<CrawlResult> {
   if (unlinked.length > 0) ctx.warn(`${unlinked.length} page(s) no link reaches: ${unlinked.join(' ')}`);
 
   for (const v of visited.values()) {
-    for (const link of v.links) {
+    for (const link of v.anchored) {
       const target = link.page ? visited.get(link.page) : undefined;
-      if (target && link.fragment && !target.ids.has(link.fragment)) {
+      if (target && !target.ids.has(link.fragment)) {
         ctx.warn(`page ${v.page.path}: link ${link.href} names a missing anchor #${link.fragment}`);
       }
     }

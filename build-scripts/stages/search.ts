@@ -9,19 +9,20 @@
  * that is valid but likely unmeant (lint.ts) is reported as warnings.
  */
 import path from 'node:path';
-import type { BuildContext, ReadModelPage } from '../context.ts';
+import type { BuildContext } from '../context.ts';
 import { compileLexicon, LexiconError } from '../lexicon/compile.ts';
 import { lintLexicon } from '../lexicon/lint.ts';
 import { BuildError } from '../errors.ts';
-import { buildSearchIndex } from '../pagefind/search-index.ts';
+import { buildSearchIndex, type PageSource } from '../pagefind/search-index.ts';
 
 export const STAGE = 'search';
 
-export async function search(ctx: BuildContext, pages: ReadModelPage[]): Promise<{ indexed: number }> {
+/** `pages` in path order; `paths`, the set of their paths, which the lexicon's entries must name. */
+export async function search(ctx: BuildContext, pages: PageSource, paths: ReadonlySet<string>): Promise<{ indexed: number }> {
   ctx.progress(0, pages.length);
   let lexicon;
   try {
-    lexicon = compileLexicon({ contentDir: ctx.contentDir, paths: new Set(pages.map((p) => p.path)) });
+    lexicon = compileLexicon({ contentDir: ctx.contentDir, paths });
   } catch (err) {
     if (err instanceof LexiconError) throw new BuildError(STAGE, undefined, `search lexicon: ${err.message}`);
     throw err;

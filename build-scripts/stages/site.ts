@@ -9,8 +9,8 @@
  * Why one synchronous pass (each file read once; its copy and siblings written from those bytes):
  * this stage creates three files per page, and creating files is, after compression, most of its
  * cost; a file written through fs.promises costs round trips to libuv's pool besides
- * (BENCHMARKS.md note 3). The pass runs on the main thread beside the search stage, in slices
- * (slices.ts).
+ * (BENCHMARKS.md note 3). The pass runs on the main thread beside all the other stages, in slices
+ * (slices.ts): it needs nothing from them, and fills the time the main thread waits on workers.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -65,7 +65,7 @@ export async function copySite(ctx: BuildContext): Promise<SiteResult> {
   fs.mkdirSync(target);
   // Parents come before their children in readdir's recursive listing only by chance: sort by depth.
   const dirs = entries.filter((e) => e.isDirectory()).map(rel).sort((a, b) => a.split(path.sep).length - b.split(path.sep).length);
-  await inSlices(dirs, (dir) => fs.mkdirSync(path.join(target, dir)), () => {});
+  await inSlices(dirs, (dir) => fs.mkdirSync(path.join(target, dir)), () => {}, ctx.signal);
   const all = entries.filter((e) => !e.isDirectory());
   // Siblings an older build left in `dist/` are made again from the file they belong to.
   const sources = new Set(all.map(rel));
@@ -83,6 +83,6 @@ export async function copySite(ctx: BuildContext): Promise<SiteResult> {
     } catch (err) {
       throw new BuildError(STAGE, from, messageOf(err), { cause: err });
     }
-  }, ctx.progress);
+  }, ctx.progress, ctx.signal);
   return { files: files.length, siblings };
 }

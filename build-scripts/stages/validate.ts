@@ -1,18 +1,20 @@
 /**
- * Validate: reads every page and company JSON this build wrote back from disk and checks it
- * against the one schema source, before anything is published (the search stage checks its own
- * index: every page indexed once). Catches what in-memory checks cannot: a file missing or left
- * over, a name that does not match its content, a company section with fields it must not have.
+ * Validate: reads back what this build wrote for the server before anything is published, and
+ * checks it against the one schema source (the search stage checks its own index: every page
+ * indexed once). The pages are read from `pages.pack`, which the server reads, in path order, by
+ * the build's workers; `pages/<slug>.json` hold the same bytes (page-index.ts writes both from one
+ * buffer), so of those the listing and sizes are checked, not each file read again. Catches what
+ * in-memory checks cannot: a file missing or left over, a page that does not match its index
+ * entry, a company section with fields it must not have.
  */
-import { readFileSync } from 'node:fs';
-import fs from 'node:fs/promises';
+import { closeSync, openSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { PAGE_INDEX_FILE, PAGE_PACK_FILE, PageIndexEntrySchema, ReadModelPageSchema, type ReadModelPage } from '../../server/schemas/read-model.ts';
+import { PAGE_INDEX_FILE, PAGE_PACK_FILE, PageIndexEntrySchema, ReadModelPageSchema, type PageIndexEntry } from '../../server/schemas/read-model.ts';
 import { pageIndexEntry } from '../page-index.ts';
 import { COMPANY_SECTIONS, COMPANY_SECTION_FIELDS, CompanyInfoSchema } from '../../server/schemas/resources.ts';
 import type { BuildContext } from '../context.ts';
-import { BuildError, forPage, messageOf } from '../errors.ts';
-import { readJson } from '../files.ts';
+import { BuildError, messageOf } from '../errors.ts';
+import { eachLine, readAt, readJson } from '../files.ts';
 
 export const STAGE = 'validate';
 
@@ -38,88 +40,107 @@ function check<T>(parse: () => T, page: string | undefined, what: string): T {
   }
 }
 
-export interface PageCheckTask {
-  file: string;
-  /** `<slug>.json`. */
-  name: string;
-  /** The path and hash of the page that was written under that name. */
-  path: string;
-  hash: string;
+/** A run of consecutive pages of the pack to check (in a build worker). */
+export interface PackCheckTask {
+  /** The build's folder (the staging folder while it is built). */
+  dir: string;
+  /** What the index says of each page. */
+  entries: PageIndexEntry[];
 }
 
-/** Reads one written page back (in a build worker): null when it holds that page, else what is wrong. */
-export async function checkPageFile({ file, name, path: pagePath, hash }: PageCheckTask): Promise<string | null> {
-  // Synchronous: a worker thread blocks only itself, and a promise read costs ~4× the CPU here.
-  const raw: unknown = JSON.parse(readFileSync(file, 'utf8'));
-  const parsed = StrictPage.safeParse(raw);
-  if (!parsed.success) return `pages/${name} is invalid: ${issueOf(parsed.error)}`;
-  if (parsed.data.hash !== hash || parsed.data.path !== pagePath) return `pages/${name} does not hold what was written`;
-  return null;
+/** A page of the pack that is not as written, and what is wrong with it. */
+export interface PackProblem { page: string; problem: string }
+
+/**
+ * Checks pages of the pack (in a build worker): each a valid page, the one its index entry names,
+ * and its page file the size of its packed copy. Null when all are, else the first that is not.
+ */
+export function checkPackedPages({ dir, entries }: PackCheckTask): PackProblem | null {
+  // Synchronous: a worker thread blocks only itself, and a promise read costs ~4x the CPU here.
+  const fd = openSync(path.join(dir, PAGE_PACK_FILE), 'r');
+  try {
+    for (const entry of entries) {
+      const name = `pages/${entry.slug}.json`;
+      const fail = (problem: string) => ({ page: entry.path, problem: `${name} (${PAGE_PACK_FILE} at byte ${entry.offset}) ${problem}` });
+      let raw: unknown;
+      try {
+        raw = JSON.parse(readAt(fd, entry.offset, entry.length).toString('utf8'));
+      } catch (err) {
+        return fail(`is invalid: ${messageOf(err)}`);
+      }
+      const parsed = StrictPage.safeParse(raw);
+      if (!parsed.success) return fail(`is invalid: ${issueOf(parsed.error)}`);
+      const at = { offset: entry.offset, length: entry.length };
+      if (JSON.stringify(pageIndexEntry(parsed.data, at)) !== JSON.stringify(entry)) return fail('does not hold what was written');
+      const size = statSync(path.join(dir, name), { throwIfNoEntry: false })?.size;
+      if (size !== entry.length) return fail(size === undefined ? 'was not written' : `holds ${size} bytes, its packed copy ${entry.length}`);
+    }
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
- * The page index read back: one valid line per page, by path, each what the page's file holds,
- * and their places in the pack laid end to end over the whole pack (written from the same bytes
- * as the page files checked above).
+ * The page index read back: one valid line per page, by path, each the entry written, and their
+ * places in the pack laid end to end over the whole pack.
  */
-async function checkPageIndex(ctx: BuildContext, expected: ReadModelPage[]): Promise<void> {
-  const lines = (await fs.readFile(path.join(ctx.stagingDir, PAGE_INDEX_FILE), 'utf8')).split('\n');
-  if (lines.pop() !== '') throw new BuildError(STAGE, undefined, `${PAGE_INDEX_FILE} does not end with a line break`);
-  const byPath = [...expected].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  if (lines.length !== byPath.length) throw new BuildError(STAGE, undefined, `${PAGE_INDEX_FILE} lists ${lines.length} pages, the build ${byPath.length}`);
+function checkPageIndex(ctx: BuildContext, expected: readonly PageIndexEntry[]): void {
+  const file = path.join(ctx.stagingDir, PAGE_INDEX_FILE);
   const places: { offset: number; length: number }[] = [];
-  lines.forEach((line, i) => {
-    const want = byPath[i]!;
+  const ended = eachLine(file, (line, i) => {
+    const want = expected[i];
+    if (!want) throw new BuildError(STAGE, undefined, `${PAGE_INDEX_FILE} lists more pages than the build's ${expected.length}`);
     const entry = check(() => StrictIndexEntry.parse(JSON.parse(line)), want.path, `${PAGE_INDEX_FILE} line ${i + 1}`);
-    const at = { offset: entry.offset, length: entry.length };
-    if (JSON.stringify(entry) !== JSON.stringify(pageIndexEntry(want, at))) throw new BuildError(STAGE, want.path, `${PAGE_INDEX_FILE} line ${i + 1} does not hold this page`);
-    places.push(at);
+    if (JSON.stringify(entry) !== JSON.stringify(want)) throw new BuildError(STAGE, want.path, `${PAGE_INDEX_FILE} line ${i + 1} does not hold this page`);
+    places.push({ offset: entry.offset, length: entry.length });
   });
+  if (!ended) throw new BuildError(STAGE, undefined, `${PAGE_INDEX_FILE} does not end with a line break`);
+  if (places.length !== expected.length) throw new BuildError(STAGE, undefined, `${PAGE_INDEX_FILE} lists ${places.length} pages, the build ${expected.length}`);
   places.sort((a, b) => a.offset - b.offset);
   let end = 0;
   for (const at of places) {
     if (at.offset !== end) throw new BuildError(STAGE, undefined, `${PAGE_INDEX_FILE}: pages overlap or leave a gap in ${PAGE_PACK_FILE} at byte ${end}`);
     end += at.length;
   }
-  const size = (await fs.stat(path.join(ctx.stagingDir, PAGE_PACK_FILE))).size;
+  const size = statSync(path.join(ctx.stagingDir, PAGE_PACK_FILE)).size;
   if (size !== end) throw new BuildError(STAGE, undefined, `${PAGE_PACK_FILE} holds ${size} bytes, the index ${end}`);
 }
 
-/** Files being checked at once, per worker. */
-const CHECK_AHEAD = 8;
+/** Pages per check task: enough that a task's message costs little beside its checks. */
+const CHECK_PAGES = 200;
+/** Check tasks in flight, per worker. */
+const CHECK_AHEAD = 2;
 
-export async function validate(ctx: BuildContext, expected: ReadModelPage[]): Promise<void> {
-  const pagesDir = path.join(ctx.stagingDir, 'pages');
-  const files = (await fs.readdir(pagesDir)).filter((f) => f.endsWith('.json')).sort();
-  const wanted = new Map(expected.map((p) => [`${p.slug}.json`, p]));
-  const total = files.length + COMPANY_SECTIONS.length;
+/** `expected`: the index entries of the pages written (page-index.ts), by path. */
+export async function validate(ctx: BuildContext, expected: readonly PageIndexEntry[]): Promise<void> {
+  const wanted = new Set(expected.map((e) => `${e.slug}.json`));
+  const files = readdirSync(path.join(ctx.stagingDir, 'pages')).sort();
+  const extra = files.find((f) => !wanted.has(f));
+  if (extra !== undefined) throw new BuildError(STAGE, undefined, `pages/${extra} does not belong to this build`);
+  checkPageIndex(ctx, expected);
+
+  const total = expected.length + COMPANY_SECTIONS.length;
   let done = 0;
-
-  // Checked by the workers, several at once; results are taken in file order, so the first bad file is the one reported.
-  const checks = new Map<number, Promise<string | null>>();
+  // Checked by the workers, several runs at once; results are taken in path order, so the first bad page is the one reported.
+  const runs: PageIndexEntry[][] = [];
+  for (let i = 0; i < expected.length; i += CHECK_PAGES) runs.push(expected.slice(i, i + CHECK_PAGES));
+  const checks = new Map<number, Promise<PackProblem | null>>();
   const ahead = CHECK_AHEAD * ctx.workers.size;
   let started = 0;
-  for (let i = 0; i < files.length; i++) {
-    for (; started < files.length && started <= i + ahead; started++) {
-      const name = files[started]!;
-      const want = wanted.get(name);
-      if (!want) continue;
-      const checking = forPage(STAGE, want.path, () => ctx.workers.check({ file: path.join(pagesDir, name), name, path: want.path, hash: want.hash }));
+  for (let i = 0; i < runs.length; i++) {
+    for (; started < runs.length && started <= i + ahead; started++) {
+      const checking = ctx.workers.check({ dir: ctx.stagingDir, entries: runs[started]! });
       checking.catch(() => {});
       checks.set(started, checking);
     }
-    const name = files[i]!;
-    const want = wanted.get(name);
-    if (!want) throw new BuildError(STAGE, undefined, `pages/${name} does not belong to this build`);
-    const problem = await checks.get(i)!;
+    const found = await checks.get(i)!.catch((err: unknown) => {
+      throw new BuildError(STAGE, runs[i]![0]!.path, messageOf(err), { cause: err });
+    });
     checks.delete(i);
-    if (problem !== null) throw new BuildError(STAGE, want.path, problem);
-    wanted.delete(name);
-    ctx.progress(++done, total);
+    if (found !== null) throw new BuildError(STAGE, found.page, found.problem);
+    ctx.progress(done += runs[i]!.length, total);
   }
-  const missing = [...wanted.values()][0];
-  if (missing) throw new BuildError(STAGE, missing.path, `pages/${missing.slug}.json was not written`);
-  await checkPageIndex(ctx, expected);
 
   for (const section of COMPANY_SECTIONS) {
     const file = path.join(ctx.stagingDir, 'company', `${section}.json`);

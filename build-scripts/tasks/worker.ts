@@ -1,22 +1,22 @@
 /**
  * The task module of the build's worker threads (pool/pool.ts): reads pages (crawl), runs Pagefind
- * sessions (search: each worker drives its own Pagefind process) and checks written page files
+ * sessions (search: each worker drives its own Pagefind process) and checks the packed pages
  * (validate). Loaded only inside workers; the stages reach it through `BuildContext.workers`.
  */
 import { serveTasks } from '../pool/serve.ts';
 import { readPage, type PageRead, type PageReadTask } from './page-read.ts';
 import { endSessions, indexSession, type SessionResult, type SessionTask } from '../pagefind/search-index.ts';
-import { checkPageFile, type PageCheckTask } from '../stages/validate.ts';
+import { checkPackedPages, type PackCheckTask, type PackProblem } from '../stages/validate.ts';
 
 export type WorkerTask =
-  | ({ kind: 'read' } & PageReadTask) | ({ kind: 'index' } & SessionTask) | { kind: 'end-sessions' } | ({ kind: 'check' } & PageCheckTask);
-export type WorkerTaskResult = PageRead | SessionResult | string | null | void;
+  | ({ kind: 'read' } & PageReadTask) | ({ kind: 'index' } & SessionTask) | { kind: 'end-sessions' } | ({ kind: 'check' } & PackCheckTask);
+export type WorkerTaskResult = PageRead | SessionResult | PackProblem | null | void;
 
 serveTasks<WorkerTask, WorkerTaskResult>((task) => {
   switch (task.kind) {
     case 'read': return readPage(task);
     case 'index': return indexSession(task);
     case 'end-sessions': return endSessions();
-    case 'check': return checkPageFile(task);
+    case 'check': return checkPackedPages(task);
   }
 });

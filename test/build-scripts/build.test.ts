@@ -122,6 +122,7 @@ siteTest('a good build publishes valid pages, company sections, search index and
   assert.ok(lines.some((l) => l.startsWith('✓ pages')), 'stage lines logged');
   assert.equal(result.warnings, []);
   assert.equal((await fs.readdir(path.join(site.outDir, 'builds'))).filter((n) => n.startsWith('.')), [], 'no staging left');
+  assert.equal((await fs.readdir(dir)).filter((n) => n.startsWith('.')), [], 'no Markdown spill left in the build');
 
   const second = await buildReadModel(options(site));
   assert.is(second.previous, result.buildId);

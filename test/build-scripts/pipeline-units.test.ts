@@ -11,8 +11,9 @@ import { BuildError } from '../../build-scripts/errors.ts';
 import { htmlToMarkdown, parseHtml } from '../../build-scripts/markdown/index.ts';
 import { createReporter } from '../../build-scripts/progress.ts';
 import { readFacts, slugOf } from '../../build-scripts/stages/extract.ts';
-import { readModelPages, writePages } from '../../build-scripts/stages/pages.ts';
-import { checkPageFile } from '../../build-scripts/stages/validate.ts';
+import { pageSource, writePages } from '../../build-scripts/stages/pages.ts';
+import { checkPackedPages } from '../../build-scripts/stages/validate.ts';
+import { createTextSpill } from '../../build-scripts/text-spill.ts';
 import { readPage } from '../../build-scripts/tasks/page-read.ts';
 import { newBuildId } from '../../build-scripts/build-id.ts';
 import { basePages, pageHtml, SITE_URL } from './fixture-site.ts';
@@ -136,48 +137,100 @@ test('one read of a page gives its links, ids, facts and Markdown, as reading ea
 
 test('the pages stage fails on a page whose conversion failed, naming stage and page', async () => {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-md-'));
+  const spill = createTextSpill(path.join(dir, 'spill'));
   try {
     const ctx = { stagingDir: dir, progress: () => {} } as unknown as BuildContext;
     const facts = { title: 'Hola', hasH1: true, canonical: undefined, description: undefined, kind: undefined, city: undefined };
     const meta = (p: string): PageMeta => ({ path: p, url: SITE_URL + p, slug: slugOf(p), title: 'Hola', description: '', city: '', kind: 'info', hasH1: true });
     const crawled: CrawledPage[] = [
-      { path: '/a/', file: '', facts, markdown: '# Hola\n' },
+      { path: '/a/', file: '', facts, markdown: spill.put('# Hola\n') },
       { path: '/b/', file: '', facts, markdown: null, markdownError: 'tabla imposible' },
     ];
     let err: unknown = null;
-    try { readModelPages(crawled, crawled.map((c) => meta(c.path))); } catch (e) { err = e; }
+    try { pageSource(spill, crawled, crawled.map((c) => meta(c.path))); } catch (e) { err = e; }
     assert.instance(err, BuildError);
     assert.is((err as BuildError).message, 'build failed at stage pages, page /b/: tabla imposible');
-    const pages = await writePages(ctx, readModelPages(crawled.slice(0, 1), [meta('/a/')]));
-    assert.equal(JSON.parse(await fs.readFile(path.join(dir, 'pages', 'a.json'), 'utf8')), pages[0]);
+    const pages = pageSource(spill, crawled.slice(0, 1), [meta('/a/')]);
+    const [entry] = await writePages(ctx, pages);
+    assert.equal(JSON.parse(await fs.readFile(path.join(dir, 'pages', 'a.json'), 'utf8')), pages.page(0));
+    assert.is(entry!.hash, pages.page(0).hash);
   } finally {
+    spill.remove();
     await fs.rm(dir, { recursive: true, force: true });
   }
 });
 
-test('validate reads a written page back and refuses an unknown field, a wrong type or another page', async () => {
+test('the Markdown spill gives back each text as put, in any order, whatever its characters', async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-spill-'));
+  const spill = createTextSpill(path.join(dir, 'spill'));
+  try {
+    const texts = ['# Hola\n', '', 'ñandú — 💧 fuga\n'.repeat(1000), 'a'];
+    const refs = texts.map((t) => spill.put(t));
+    for (const i of [3, 1, 0, 2, 0]) assert.is(spill.get(refs[i]!), texts[i]);
+  } finally {
+    spill.remove();
+    assert.equal(await fs.readdir(dir), [], 'the spill removed');
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('the pages a search session reads come from the spill, and no more once the build has failed', async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-source-'));
+  const spill = createTextSpill(path.join(dir, 'spill'));
+  try {
+    const facts = { title: 'Hola', hasH1: true, canonical: undefined, description: undefined, kind: undefined, city: undefined };
+    const meta = (p: string): PageMeta => ({ path: p, url: SITE_URL + p, slug: slugOf(p), title: `T ${p}`, description: `D ${p}`, city: 'madrid', kind: 'info', hasH1: true });
+    const crawled: CrawledPage[] = ['/a/', '/b/', '/c/'].map((p) => ({ path: p, file: '', facts, markdown: spill.put(`# ${p}\n`) }));
+    const abort = new AbortController();
+    const pages = pageSource(spill, crawled, crawled.map((c) => meta(c.path)), abort.signal);
+    assert.equal(pages.read(1, 3), [
+      { path: '/b/', title: 'T /b/', city: 'madrid', description: 'D /b/', markdown: '# /b/\n' },
+      { path: '/c/', title: 'T /c/', city: 'madrid', description: 'D /c/', markdown: '# /c/\n' },
+    ]);
+    const reason = new Error('validate failed');
+    abort.abort(reason);
+    assert.throws(() => pages.read(0, 1), (err: unknown) => err === reason);
+  } finally {
+    spill.remove();
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('validate reads packed pages back and refuses an unknown field, a wrong type, another page or a page file of another size', async () => {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-check-'));
+  const spill = createTextSpill(path.join(dir, 'spill'));
   try {
     const ctx = { stagingDir: dir, progress: () => {} } as unknown as BuildContext;
     const facts = { title: 'Hola', hasH1: true, canonical: undefined, description: undefined, kind: undefined, city: undefined };
-    const meta: PageMeta = { path: '/a/', url: `${SITE_URL}/a/`, slug: 'a', title: 'Hola', description: '', city: '', kind: 'info', hasH1: true };
-    const [page] = await writePages(ctx, readModelPages([{ path: '/a/', file: '', facts, markdown: '# Hola\n' }], [meta]));
-    const file = path.join(dir, 'pages', 'a.json');
-    const task = { file, name: 'a.json', path: '/a/', hash: page!.hash };
-    const written = await fs.readFile(file, 'utf8');
+    const meta = (p: string): PageMeta => ({ path: p, url: SITE_URL + p, slug: slugOf(p), title: 'Hola', description: '', city: '', kind: 'info', hasH1: true });
+    const crawled: CrawledPage[] = ['/a/', '/b/'].map((p) => ({ path: p, file: '', facts, markdown: spill.put(`# Hola ${p}\n`) }));
+    const pages = pageSource(spill, crawled, crawled.map((c) => meta(c.path)));
+    const entries = await writePages(ctx, pages);
+    const pack = path.join(dir, 'pages.pack');
+    const written = await fs.readFile(pack);
+    const b = entries[1]!;
+    /** The pack with page b's bytes replaced by `content` (padded to its length: the index is unchanged). */
     const check = async (content: unknown) => {
-      await fs.writeFile(file, JSON.stringify(content));
-      return checkPageFile(task);
+      const json = Buffer.from(JSON.stringify(content).padEnd(b.length - 1) + '\n');
+      await fs.writeFile(pack, Buffer.concat([written.subarray(0, b.offset), json]));
+      return checkPackedPages({ dir, entries });
     };
+    const page = { ...pages.page(1), markdown: '#' };
     // One after the other on the same schema, as a worker checks every page of a build.
-    assert.is(await checkPageFile(task), null);
-    assert.match(await check({ ...page, extra: 1 }) ?? '', /^pages\/a\.json is invalid: .*extra/);
-    assert.match(await check({ ...page, title: 7 }) ?? '', /^pages\/a\.json is invalid: title: /);
-    assert.is(await check({ ...page, hash: 'f'.repeat(64) }), 'pages/a.json does not hold what was written');
-    assert.is(await check({ ...page, path: '/b/' }), 'pages/a.json does not hold what was written');
-    await fs.writeFile(file, written);
-    assert.is(await checkPageFile(task), null);
+    assert.is(checkPackedPages({ dir, entries }), null);
+    const at = `pages/b.json (pages.pack at byte ${b.offset})`;
+    assert.equal(await check({ ...page, x: 1 }), { page: '/b/', problem: `${at} is invalid: (root): Unrecognized key: "x"` });
+    assert.match((await check({ ...page, title: 7 }))?.problem ?? '', `${at} is invalid: title: `);
+    assert.equal(await check({ ...page, markdown: '# Hola /b/\n', hash: 'f'.repeat(64) }), { page: '/b/', problem: `${at} does not hold what was written` });
+    assert.equal(await check({ ...pages.page(0), markdown: '# Hola /a/\n' }), { page: '/b/', problem: `${at} does not hold what was written` });
+    await fs.writeFile(pack, written);
+    assert.is(checkPackedPages({ dir, entries }), null);
+    await fs.appendFile(path.join(dir, 'pages', 'a.json'), ' ');
+    assert.equal(checkPackedPages({ dir, entries }), { page: '/a/', problem: `pages/a.json (pages.pack at byte 0) holds ${entries[0]!.length + 1} bytes, its packed copy ${entries[0]!.length}` });
+    await fs.rm(path.join(dir, 'pages', 'a.json'));
+    assert.equal(checkPackedPages({ dir, entries }), { page: '/a/', problem: 'pages/a.json (pages.pack at byte 0) was not written' });
   } finally {
+    spill.remove();
     await fs.rm(dir, { recursive: true, force: true });
   }
 });

@@ -44,4 +44,19 @@ test('an item that throws stops the run with its error', async () => {
   assert.equal(seen, [1]);
 });
 
+test('an aborted signal stops the run before its next slice, with the signal\'s reason', async () => {
+  const abort = new AbortController();
+  const seen: number[] = [];
+  const reason = new Error('another stage failed');
+  const run = inSlices(Array.from({ length: 100 }, (_, i) => i), (i) => {
+    seen.push(i);
+    busy(SLICE_MS / 3);
+  }, () => {}, abort.signal);
+  setTimeout(() => abort.abort(reason), 0);
+  const err = await run.then(() => null, (e: unknown) => e);
+  assert.is(err, reason);
+  assert.ok(seen.length > 0 && seen.length < 100, `stopped part way (${seen.length} items done)`);
+  assert.equal(seen, [...seen.keys()]);
+});
+
 test.run();

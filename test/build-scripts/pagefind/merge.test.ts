@@ -2,6 +2,7 @@
  * Pagefind in sessions (build-scripts/pagefind/): the merged bundle of several sessions is the
  * bundle one session writes, file for file (decoded), and searches the same.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -124,6 +125,27 @@ test('the bundle merged from sessions is the bundle of one session', async () =>
   assert.equal(b.words, a.words);
   assert.equal(b.filters.map((f) => (f as unknown[]).slice(1)), a.filters.map((f) => (f as unknown[]).slice(1)));
   assert.equal([...b.fragments], [...a.fragments]);
+});
+
+/** Every file under `dir` (recursive) and the SHA-256 of its bytes, by name. */
+async function fileHashes(dir: string): Promise<[string, string][]> {
+  const entries = await fs.readdir(dir, { withFileTypes: true, recursive: true });
+  const files = entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name))).sort();
+  return Promise.all(files.map(async (f): Promise<[string, string]> => [f, createHash('sha256').update(await fs.readFile(path.join(dir, f))).digest('hex')]));
+}
+
+test('pages read from a source as each session starts: the same files, byte for byte, as from an array', async () => {
+  const dir = path.join(root, 'read');
+  const reads: { from: number; to: number; indexedBefore: number }[] = [];
+  let indexed = 0;
+  await buildSearchIndex({
+    pages: { length: pages.length, read: (from, to) => { reads.push({ from, to, indexedBefore: indexed }); return pages.slice(from, to); } },
+    outDir: dir, siteUrl: SITE, sessionPages: 37, progress: (done) => { indexed = done; },
+  });
+  // One session at a time here: each session's pages are read once the sessions before it ended, not before.
+  const expected = Array.from({ length: Math.ceil(pages.length / 37) }, (_, i) => ({ from: i * 37, to: Math.min(pages.length, i * 37 + 37), indexedBefore: i * 37 }));
+  assert.equal(reads, expected);
+  assert.equal(await fileHashes(dir), await fileHashes(merged));
 });
 
 test('and searches the same: results, order and excerpts', async () => {

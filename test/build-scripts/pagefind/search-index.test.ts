@@ -36,6 +36,7 @@ test('every page is indexed once, under its Pagefind id', async () => {
   const fragments = (await fs.readdir(path.join(built.dir, PAGEFIND_DIR, 'fragment'))).map((f) => f.replace(/\.pf_fragment$/, ''));
   for (const p of sidecar.pages) assert.ok(fragments.includes(p.id), `fragment of ${p.path}`);
   assert.is(sidecar.site_url, SITE);
+  assert.equal((await fs.readdir(built.dir)).filter((f) => f.startsWith('.')), [], 'no session folders or texts left');
 });
 
 test('the bundle holds what Node search needs, and no browser UI', async () => {
