@@ -15,15 +15,14 @@ import * as pagefind from 'pagefind';
 import type { ReadModelPage } from '../../server/schemas/read-model.ts';
 import { markdownToText, withoutLinkLists } from '../../server/search/plain-text.ts';
 import type { CompiledLexicon } from '../../server/schemas/lexicon.ts';
-import {
-  ENGLISH_WORDS_FILE, LEXICON_FILE, PAGEFIND_DIR, SIDECAR_FILE, SIDECAR_FORMAT, SPANISH_WORDS_FILE, type Sidecar,
-} from '../../server/search/sidecar.ts';
+import { ENGLISH_WORDS_FILE, LEXICON_FILE, PAGEFIND_DIR, SPANISH_WORDS_FILE } from '../../server/search/sidecar.ts';
 import { words } from '../../server/search/text.ts';
 import { backendsExited } from './backend-exit.ts';
 import { decodePayload } from './files.ts';
 import { compileLexicon } from '../lexicon/compile.ts';
 import { realWordsFilters } from '../lexicon/real-words.ts';
 import { createMerger } from './merge.ts';
+import { writeSidecarFiles, type SidecarInput } from './sidecar-files.ts';
 
 /** Files Pagefind writes for browsers (UI, highlighting, worker); the Node runtime needs none. */
 const BROWSER_ONLY = [
@@ -178,31 +177,6 @@ export async function indexSession({ pages, bundle }: SessionTask): Promise<Sess
   return { texts, df: [...df], fragments };
 }
 
-/**
- * `JSON.stringify(sidecar)`, written a page at a time: the whole string is twice the site's text
- * in memory (~120 MB on 10,000 pages) on top of the file's bytes.
- */
-async function writeSidecar(file: string, sidecar: Sidecar): Promise<void> {
-  const { pages, vocabulary, ...head } = sidecar;
-  const out = await fs.open(file, 'w');
-  try {
-    let chunk = `${JSON.stringify(head).slice(0, -1)},"pages":[`;
-    const flush = async (force = false) => {
-      if (!force && chunk.length < 1 << 20) return;
-      await out.write(chunk);
-      chunk = '';
-    };
-    for (const [i, page] of pages.entries()) {
-      chunk += (i ? ',' : '') + JSON.stringify(page);
-      await flush();
-    }
-    chunk += `],"vocabulary":${JSON.stringify(vocabulary)}}`;
-    await flush(true);
-  } finally {
-    await out.close();
-  }
-}
-
 export async function buildSearchIndex(opts: {
   pages: ReadModelPage[];
   outDir: string;
@@ -267,8 +241,7 @@ export async function buildSearchIndex(opts: {
   });
 
   const ids = results.flatMap((r, i) => r.fragments.map(([id, url]): [string, string] => [renamed[i]?.get(id) ?? id, url]));
-  const sidecar: Sidecar = {
-    format: SIDECAR_FORMAT,
+  const sidecar: SidecarInput = {
     site_url: siteUrl,
     pages: ids.map(([id, url]) => {
       const text = texts.get(url);
@@ -277,7 +250,7 @@ export async function buildSearchIndex(opts: {
     }).sort((a, b) => (a.path < b.path ? -1 : 1)),
     vocabulary: [...df].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
   };
-  await writeSidecar(path.join(outDir, SIDECAR_FILE), sidecar);
+  await writeSidecarFiles(outDir, sidecar);
   await fs.writeFile(path.join(outDir, LEXICON_FILE), JSON.stringify(opts.lexicon ?? compileLexicon()));
   const realWords = realWordsFilters();
   await fs.writeFile(path.join(outDir, SPANISH_WORDS_FILE), realWords.spanish);
