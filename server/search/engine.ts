@@ -27,7 +27,7 @@ import { invalidParam } from '../errors.ts';
 import { CursorCodec, MAX_OFFSET } from './cursor.ts';
 import { buildExcerpt, type Words } from './excerpt.ts';
 import { Lru } from './lru.ts';
-import { loadPagefind, type PagefindSearch, type RawHit } from './pagefind-runtime.ts';
+import { loadPagefind, PAGEFIND_MAX_MEMORY_BYTES, type PagefindSearch, type RawHit } from './pagefind-runtime.ts';
 import { CompiledLexiconSchema } from '../schemas/lexicon.ts';
 import { analyze, normalizeQuery, type Term } from './analyze.ts';
 import { BloomFilter } from './bloom.ts';
@@ -40,6 +40,16 @@ import { stem } from './stem-es.ts';
 import { TextPack } from './text-pack.ts';
 import { words as foldedWords } from './text.ts';
 import { familyStems, Vocabulary } from './vocabulary.ts';
+
+/** What an engine may hold in memory; the defaults below, or smaller in tests. */
+export interface SearchMemory {
+  /** Split page texts kept (bytes). */
+  textCacheBytes: number;
+  /** Sites up to this many pages load their whole Pagefind index at open. */
+  preloadMaxPages: number;
+  /** Pagefind's WebAssembly memory past which its instance is replaced. */
+  pagefindMaxBytes: number;
+}
 
 /** Ranked lists kept per engine. A list is at most one reference per matching page. */
 export const CACHE_ENTRIES = 400;
@@ -69,7 +79,8 @@ const WARM_WORDS = 200;
  * Sites up to this many pages load their whole index at open (a few MB, first searches fast);
  * larger ones load chunks as searches ask, since the index grows with the site.
  */
-const PRELOAD_MAX_PAGES = 2_000;
+export const PRELOAD_MAX_PAGES = 2_000;
+const DEFAULT_MEMORY: SearchMemory = { textCacheBytes: TEXT_CACHE_BYTES, preloadMaxPages: PRELOAD_MAX_PAGES, pagefindMaxBytes: PAGEFIND_MAX_MEMORY_BYTES };
 /**
  * At open, the Pagefind answers of the words pages are titled and described with — trades,
  * services, problems, cities: what agents search for — are fetched into the word cache, most
@@ -216,6 +227,7 @@ export class SearchEngine {
     private readonly cursors: CursorCodec,
     /** Query words to look up at open (see WARM_CACHE_WORDS). */
     private readonly warmTerms: readonly string[] = [],
+    private readonly memory: SearchMemory = DEFAULT_MEMORY,
   ) {
     for (const d of docs.values()) this.byPath.set(d.path, d);
   }
@@ -226,6 +238,11 @@ export class SearchEngine {
   /** Pages the engine can return. */
   get size(): number {
     return this.docs.size;
+  }
+
+  /** What the engine holds now of what grows with use: cached text bytes, Pagefind's memory and renewals. */
+  get held(): { textBytes: number; pagefindBytes: number; pagefindRenewals: number } {
+    return { textBytes: this.data.texts.cachedBytes, pagefindBytes: this.pagefind.memoryBytes(), pagefindRenewals: this.pagefind.renewals };
   }
 
   /**
@@ -289,7 +306,7 @@ export class SearchEngine {
   async warm(): Promise<void> {
     const words = this.vocabulary.words();
     const step = Math.max(1, Math.floor(words.length / WARM_WORDS));
-    const sample = this.docs.size <= PRELOAD_MAX_PAGES ? words.filter((_, i) => i % step === 0) : words.slice(0, 1);
+    const sample = this.docs.size <= this.memory.preloadMaxPages ? words.filter((_, i) => i % step === 0) : words.slice(0, 1);
     await this.serialized(() => this.pagefind.preload(sample.join(' ') || 'a'));
     const started = performance.now();
     let next = 0;
@@ -440,7 +457,7 @@ const invalidCursor = () =>
  * path → title, URL and city, from the loaded model) is what results show, and only pages in
  * it are returned; `cursorKey` signs its cursors (cursor.ts `cursorKey`).
  */
-export async function openSearch(searchDir: string, pages: ReadonlyMap<string, PageInfo>, cursorKey: Buffer): Promise<SearchEngine> {
+export async function openSearch(searchDir: string, pages: ReadonlyMap<string, PageInfo>, cursorKey: Buffer, memory: SearchMemory = DEFAULT_MEMORY): Promise<SearchEngine> {
   const sidecar = await readSidecar(searchDir);
   const docs = new Map<string, Doc>();
   const infos = sidecar.pages.map((p) => pages.get(p.path));
@@ -451,7 +468,7 @@ export async function openSearch(searchDir: string, pages: ReadonlyMap<string, P
   const memo = new Map<string, string>();
   const titles = PageStems.of(infos.map((info) => info?.title ?? ''), memo);
   const heads = PageStems.of(infos.map((info) => (info === undefined ? '' : `${info.headings ?? ''} ${info.description ?? ''}`)), memo);
-  const texts = new TextPack(path.join(searchDir, TEXTS_FILE), textOffsets(sidecar.pages), TEXT_CACHE_BYTES);
+  const texts = new TextPack(path.join(searchDir, TEXTS_FILE), textOffsets(sidecar.pages), memory.textCacheBytes);
   const bloom = (name: string) => fs.readFile(path.join(searchDir, name)).then((data) => BloomFilter.from(data));
   const [compiled, spanish, english] = await Promise.all([
     fs.readFile(path.join(searchDir, LEXICON_FILE), 'utf8').then((raw) => CompiledLexiconSchema.parse(JSON.parse(raw))),
@@ -461,14 +478,14 @@ export async function openSearch(searchDir: string, pages: ReadonlyMap<string, P
   const lexicon = new Lexicon(compiled, { spanish, english }, stem);
   let pagefind: PagefindSearch;
   try {
-    pagefind = await loadPagefind(path.join(searchDir, PAGEFIND_DIR));
+    pagefind = await loadPagefind(path.join(searchDir, PAGEFIND_DIR), memory.pagefindMaxBytes);
   } catch (err) {
     texts.close();
     throw err;
   }
   const vocabulary = new Vocabulary(sidecar.vocabulary, sidecar.pages.length);
   const engine = new SearchEngine(pagefind, docs, { texts, titles, heads }, vocabulary, lexicon, new CursorCodec(cursorKey),
-    warmTermsOf(pages, vocabulary, lexicon.filler, WARM_CACHE_WORDS));
+    warmTermsOf(pages, vocabulary, lexicon.filler, WARM_CACHE_WORDS), memory);
   try {
     await engine.warm();
   } catch (err) {
