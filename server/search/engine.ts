@@ -89,7 +89,10 @@ const DEFAULT_MEMORY: SearchMemory = { textCacheBytes: TEXT_CACHE_BYTES, preload
  */
 const WARM_CACHE_WORDS = Math.floor(WORD_CACHE_ENTRIES / 2);
 const WARM_BUDGET_MS = 3000;
-/** Of that budget, what open waits for; the rest warms in the background, so start stays short. */
+/**
+ * Of that budget, what open waits for on a large site (one that does not preload its index); the
+ * rest warms in the background, so start stays short. A small site warms within it anyway.
+ */
 const WARM_AWAIT_MS = 1000;
 /**
  * Words on more than this share of the pages are left cold: template words ("presupuesto",
@@ -301,16 +304,19 @@ export class SearchEngine {
    * Runs Pagefind once, so a broken bundle fails at open. On a small site it loads every index
    * chunk now: chunks hold ranges of the sorted words, so words spread evenly over the vocabulary
    * reach them all (one that is missed loads on first use). Then it fills the word cache
-   * (WARM_CACHE_WORDS), waiting WARM_AWAIT_MS of it and leaving the rest to the background.
+   * (WARM_CACHE_WORDS); on a large site it waits WARM_AWAIT_MS of that and leaves the rest to the
+   * background.
    */
   async warm(): Promise<void> {
     const words = this.vocabulary.words();
     const step = Math.max(1, Math.floor(words.length / WARM_WORDS));
-    const sample = this.docs.size <= this.memory.preloadMaxPages ? words.filter((_, i) => i % step === 0) : words.slice(0, 1);
+    const small = this.docs.size <= this.memory.preloadMaxPages;
+    const sample = small ? words.filter((_, i) => i % step === 0) : words.slice(0, 1);
     await this.serialized(() => this.pagefind.preload(sample.join(' ') || 'a'));
     const started = performance.now();
+    const awaited = small ? WARM_BUDGET_MS : WARM_AWAIT_MS;
     let next = 0;
-    for (; next < this.warmTerms.length && performance.now() - started <= WARM_AWAIT_MS; next++) {
+    for (; next < this.warmTerms.length && performance.now() - started <= awaited; next++) {
       if (this.closed) return;
       await this.wordHits(this.warmTerms[next]!);
     }
