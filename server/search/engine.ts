@@ -471,9 +471,11 @@ export async function openSearch(searchDir: string, pages: ReadonlyMap<string, P
     const info = infos[index];
     if (info !== undefined) docs.set(p.id, { index, path: p.path, title: info.title, url: info.url, city: info.city as CitySlug | '' });
   });
-  const memo = new Map<string, string>();
-  const titles = PageStems.of(infos.map((info) => info?.title ?? ''), memo);
-  const heads = PageStems.of(infos.map((info) => (info === undefined ? '' : `${info.headings ?? ''} ${info.description ?? ''}`)), memo);
+  // One numbering and one word memo for both fields: titles' words recur in headings.
+  const ids = new Map<string, number>();
+  const memo = new Map<string, number>();
+  const titles = PageStems.of(infos.map((info) => info?.title ?? ''), ids, memo);
+  const heads = PageStems.of(infos.map((info) => (info === undefined ? '' : `${info.headings ?? ''} ${info.description ?? ''}`)), ids, memo);
   const texts = new TextPack(path.join(searchDir, TEXTS_FILE), textOffsets(sidecar.pages), memory.textCacheBytes);
   const bloom = (name: string) => fs.readFile(path.join(searchDir, name)).then((data) => BloomFilter.from(data));
   const [compiled, spanish, english] = await Promise.all([

@@ -15,30 +15,41 @@ export class PageStems {
     private readonly stems: Int32Array,
   ) {}
 
-  /** One field per page, in page order; `memo` (folded word → stem) may be shared by several fields. */
-  static of(texts: Iterable<string>, memo: Map<string, string> = new Map()): PageStems {
-    const ids = new Map<string, number>();
+  /** One field per page, in page order; `memo` (folded word → stem number) may be shared by fields with the same `ids`. */
+  static of(texts: Iterable<string>, ids: Map<string, number> = new Map(), memo: Map<string, number> = new Map()): PageStems {
     const starts: number[] = [0];
     let stems = new Int32Array(1024);
+    // The page a stem number was last added for: a page's numbers are kept once each without a Set.
+    let lastPage = new Int32Array(1024).fill(-1);
     let n = 0;
+    let page = 0;
     for (const text of texts) {
-      const page = new Set<number>();
+      const from = n;
       for (const w of foldedWords(text)) {
-        let s = memo.get(w);
-        if (s === undefined) memo.set(w, (s = stem(w)));
-        let id = ids.get(s);
-        if (id === undefined) ids.set(s, (id = ids.size));
-        page.add(id);
+        let id = memo.get(w);
+        if (id === undefined) {
+          const s = stem(w);
+          id = ids.get(s);
+          if (id === undefined) ids.set(s, (id = ids.size));
+          memo.set(w, id);
+        }
+        if (id >= lastPage.length) {
+          const grown = new Int32Array(2 * Math.max(id + 1, lastPage.length)).fill(-1);
+          grown.set(lastPage);
+          lastPage = grown;
+        }
+        if (lastPage[id] === page) continue;
+        lastPage[id] = page;
+        if (n === stems.length) {
+          const grown = new Int32Array(2 * stems.length);
+          grown.set(stems);
+          stems = grown;
+        }
+        stems[n++] = id;
       }
-      if (n + page.size > stems.length) {
-        const grown = new Int32Array(Math.max(stems.length * 2, n + page.size));
-        grown.set(stems);
-        stems = grown;
-      }
-      const sorted = Int32Array.from(page).sort();
-      stems.set(sorted, n);
-      n += sorted.length;
+      stems.subarray(from, n).sort();
       starts.push(n);
+      page++;
     }
     return new PageStems(ids, Uint32Array.from(starts), stems.slice(0, n));
   }

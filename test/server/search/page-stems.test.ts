@@ -24,6 +24,19 @@ test('hasAny answers as a Set of the field\'s stems does', () => {
       assert.is(stems.hasAny(i, family), [...family].some((s) => sets[i]!.has(s)), `${q} in "${f}"`);
     });
   }
+  // Two fields numbered together (titles and headings share one numbering) answer the same.
+  const ids = new Map<string, number>();
+  const memo = new Map<string, number>();
+  const reversed = [...FIELDS].reverse();
+  const first = PageStems.of(reversed, ids, memo);
+  const second = PageStems.of(FIELDS, ids, memo);
+  for (const q of queries) {
+    const family = familyStems(q);
+    FIELDS.forEach((_, i) => {
+      assert.is(second.hasAny(i, family), stems.hasAny(i, family), `${q}, shared numbering`);
+      assert.is(first.hasAny(FIELDS.length - 1 - i, family), stems.hasAny(i, family), `${q}, first of two`);
+    });
+  }
   assert.ok(stems.hasAny(0, familyStems('fontanero')));
   assert.not.ok(stems.hasAny(1, familyStems('fontanero')));
 });
