@@ -90,11 +90,6 @@ const DEFAULT_MEMORY: SearchMemory = { textCacheBytes: TEXT_CACHE_BYTES, preload
 const WARM_CACHE_WORDS = Math.floor(WORD_CACHE_ENTRIES / 2);
 const WARM_BUDGET_MS = 3000;
 /**
- * Of that budget, what open waits for on a large site (one that does not preload its index); the
- * rest warms in the background, so start stays short. A small site warms within it anyway.
- */
-const WARM_AWAIT_MS = 1000;
-/**
  * Words on more than this share of the pages are left cold: template words ("presupuesto",
  * "zonas") hold a hit per page each — most of the cache's memory — and are rarely searched alone.
  */
@@ -292,20 +287,17 @@ export class SearchEngine {
     this.cache.clear();
     this.wordCache.clear();
     await this.queue.catch(() => undefined);
-    await this.warming;
     await this.pagefind.destroy();
     this.data.texts.close();
   }
 
-  /** The background part of warming (see warm), awaited by close. */
-  private warming: Promise<void> = Promise.resolve();
 
   /**
    * Runs Pagefind once, so a broken bundle fails at open. On a small site it loads every index
    * chunk now: chunks hold ranges of the sorted words, so words spread evenly over the vocabulary
-   * reach them all (one that is missed loads on first use). Then it fills the word cache
-   * (WARM_CACHE_WORDS); on a large site it waits WARM_AWAIT_MS of that and leaves the rest to the
-   * background.
+   * reach them all (one that is missed loads on first use); then it fills the word cache
+   * (WARM_CACHE_WORDS). A large site (one that does not preload) warms no word: there one takes
+   * seconds of Pagefind, which would hold up the start and the first searches behind it.
    */
   async warm(): Promise<void> {
     const words = this.vocabulary.words();
@@ -313,19 +305,12 @@ export class SearchEngine {
     const small = this.docs.size <= this.memory.preloadMaxPages;
     const sample = small ? words.filter((_, i) => i % step === 0) : words.slice(0, 1);
     await this.serialized(() => this.pagefind.preload(sample.join(' ') || 'a'));
+    if (!small) return;
     const started = performance.now();
-    const awaited = small ? WARM_BUDGET_MS : WARM_AWAIT_MS;
-    let next = 0;
-    for (; next < this.warmTerms.length && performance.now() - started <= awaited; next++) {
-      if (this.closed) return;
-      await this.wordHits(this.warmTerms[next]!);
+    for (const term of this.warmTerms) {
+      if (this.closed || performance.now() - started > WARM_BUDGET_MS) break;
+      await this.wordHits(term);
     }
-    this.warming = (async () => {
-      for (; next < this.warmTerms.length && performance.now() - started <= WARM_BUDGET_MS; next++) {
-        if (this.closed) return;
-        await this.wordHits(this.warmTerms[next]!);
-      }
-    })().catch(() => undefined);
   }
 
   private compute(scope: string, normalized: string, city: CityFilter): Promise<Entry> {
@@ -493,7 +478,7 @@ export async function openSearch(searchDir: string, pages: ReadonlyMap<string, P
   }
   const vocabulary = new Vocabulary(sidecar.vocabulary, sidecar.pages.length);
   const engine = new SearchEngine(pagefind, docs, { texts, titles, heads }, vocabulary, lexicon, new CursorCodec(cursorKey),
-    warmTermsOf(pages, vocabulary, lexicon.filler, WARM_CACHE_WORDS), memory);
+    docs.size <= memory.preloadMaxPages ? warmTermsOf(pages, vocabulary, lexicon.filler, WARM_CACHE_WORDS) : [], memory);
   try {
     await engine.warm();
   } catch (err) {
