@@ -15,9 +15,7 @@ import * as pagefind from 'pagefind';
 import type { ReadModelPage } from '../../server/schemas/read-model.ts';
 import { markdownToText, withoutLinkLists } from '../../server/search/plain-text.ts';
 import type { CompiledLexicon } from '../../server/schemas/lexicon.ts';
-import {
-  ENGLISH_WORDS_FILE, LEXICON_FILE, PAGEFIND_DIR, SIDECAR_FILE, SIDECAR_FORMAT, SPANISH_WORDS_FILE, type Sidecar,
-} from '../../server/search/sidecar.ts';
+import { ENGLISH_WORDS_FILE, LEXICON_FILE, PAGEFIND_DIR, SPANISH_WORDS_FILE } from '../../server/search/sidecar.ts';
 import { words } from '../../server/search/text.ts';
 import { backendsExited } from './backend-exit.ts';
 import { decodePayload } from './files.ts';
@@ -25,6 +23,7 @@ import { compileLexicon } from '../lexicon/compile.ts';
 import { realWordsFilters } from '../lexicon/real-words.ts';
 import { createMerger } from './merge.ts';
 import { createTextSpill, type SpillRef } from '../text-spill.ts';
+import { writeSidecarFiles } from './sidecar-files.ts';
 
 /** Files Pagefind writes for browsers (UI, highlighting, worker); the Node runtime needs none. */
 const BROWSER_ONLY = [
@@ -190,32 +189,6 @@ export async function indexSession({ pages, bundle }: SessionTask): Promise<Sess
   return { texts, df: [...df], fragments };
 }
 
-/**
- * `JSON.stringify(sidecar)`, written a page at a time: the whole string is twice the site's text
- * in memory (~120 MB on 10,000 pages) on top of the file's bytes.
- */
-async function writeSidecar(file: string, sidecar: Omit<Sidecar, 'pages'> & { pages: Iterable<Sidecar['pages'][number]> }): Promise<void> {
-  const { pages, vocabulary, ...head } = sidecar;
-  const out = await fs.open(file, 'w');
-  try {
-    let chunk = `${JSON.stringify(head).slice(0, -1)},"pages":[`;
-    const flush = async (force = false) => {
-      if (!force && chunk.length < 1 << 20) return;
-      await out.write(chunk);
-      chunk = '';
-    };
-    let i = 0;
-    for (const page of pages) {
-      chunk += (i++ ? ',' : '') + JSON.stringify(page);
-      await flush();
-    }
-    chunk += `],"vocabulary":${JSON.stringify(vocabulary)}}`;
-    await flush(true);
-  } finally {
-    await out.close();
-  }
-}
-
 export async function buildSearchIndex(opts: {
   pages: PageSource;
   outDir: string;
@@ -284,8 +257,7 @@ export async function buildSearchIndex(opts: {
     const ids = fragments.flatMap((f, i) => f.map(([id, url]): [string, string] => [renamed[i]?.get(id) ?? id, url]));
     for (const [, url] of ids) if (!textAt.has(url)) throw new Error(`pagefind returned a page that was not added: ${url}`);
     ids.sort((a, b) => (a[1] < b[1] ? -1 : 1));
-    await writeSidecar(path.join(outDir, SIDECAR_FILE), {
-      format: SIDECAR_FORMAT,
+    await writeSidecarFiles(outDir, {
       site_url: siteUrl,
       pages: (function* () {
         for (const [id, url] of ids) yield { id, path: url, text: texts.get(textAt.get(url)!) };

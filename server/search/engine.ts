@@ -14,6 +14,9 @@
  *   (city, normalized query) in another; pages of a list, excerpts included, are built on first
  *   use and kept with it, so a cursor walk or a repeated query is a slice. Pagefind calls are
  *   serialized (its WebAssembly state is one pointer swapped per call).
+ * - Memory: what grows with the site stays on disk or in flat arrays — page texts are read by
+ *   offset (text-pack.ts), title and heading stems are numbers (page-stems.ts), Pagefind loads
+ *   index chunks as searches need them — and both caches are bounded in bytes as well as entries.
  */
 import path from 'node:path';
 import fs from 'node:fs/promises';
@@ -22,19 +25,31 @@ import type { SearchPagesInput } from '../schemas/params.ts';
 import type { SearchResponse, SearchResult } from '../schemas/resources.ts';
 import { invalidParam } from '../errors.ts';
 import { CursorCodec, MAX_OFFSET } from './cursor.ts';
-import { buildExcerpt, splitWords, wordAt, type Words } from './excerpt.ts';
+import { buildExcerpt, type Words } from './excerpt.ts';
 import { Lru } from './lru.ts';
-import { loadPagefind, type PagefindSearch, type RawHit } from './pagefind-runtime.ts';
+import { loadPagefind, PAGEFIND_MAX_MEMORY_BYTES, type PagefindSearch, type RawHit } from './pagefind-runtime.ts';
 import { CompiledLexiconSchema } from '../schemas/lexicon.ts';
 import { analyze, normalizeQuery, type Term } from './analyze.ts';
 import { BloomFilter } from './bloom.ts';
 import { Lexicon } from './lexicon.ts';
+import { PageStems } from './page-stems.ts';
 import { rank, type RankedPage, type TermMatch } from './rank.ts';
 import { fieldFactor } from './weights.ts';
-import { ENGLISH_WORDS_FILE, LEXICON_FILE, PAGEFIND_DIR, SIDECAR_FILE, SidecarSchema, SPANISH_WORDS_FILE } from './sidecar.ts';
+import { ENGLISH_WORDS_FILE, LEXICON_FILE, PAGEFIND_DIR, readSidecar, SPANISH_WORDS_FILE, textOffsets, TEXTS_FILE } from './sidecar.ts';
 import { stem } from './stem-es.ts';
+import { TextPack } from './text-pack.ts';
 import { words as foldedWords } from './text.ts';
 import { familyStems, Vocabulary } from './vocabulary.ts';
+
+/** What an engine may hold in memory; the defaults below, or smaller in tests. */
+export interface SearchMemory {
+  /** Split page texts kept (bytes). */
+  textCacheBytes: number;
+  /** Sites up to this many pages load their whole Pagefind index at open. */
+  preloadMaxPages: number;
+  /** Pagefind's WebAssembly memory past which its instance is replaced. */
+  pagefindMaxBytes: number;
+}
 
 /** Ranked lists kept per engine. A list is at most one reference per matching page. */
 export const CACHE_ENTRIES = 400;
@@ -43,11 +58,29 @@ export const CACHE_ENTRIES = 400;
  * of the 410-page sample site, the two caches hold ~40 MB of heap.
  */
 export const WORD_CACHE_ENTRIES = 600;
+/**
+ * Byte bounds of the two caches (estimated as below): on a large site a common word matches tens
+ * of thousands of pages, so a bound on entries alone is no bound on memory. The sample site's
+ * lists stay far below them, so there only the entry counts bind.
+ */
+export const CACHE_BYTES = 32 * 2 ** 20;
+export const WORD_CACHE_BYTES = 48 * 2 ** 20;
+/** Split page texts kept for checking positions and cutting excerpts (text-pack.ts). */
+export const TEXT_CACHE_BYTES = 24 * 2 ** 20;
+/** Estimated heap bytes of a cached word hit and of a ranked page, besides their positions. */
+const HIT_BYTES = 72;
+const RANKED_BYTES = 96;
 /** Positions kept per page and word: the excerpt needs the first few, the cache stays bounded. */
 const MAX_POSITIONS = 64;
 const NONE: readonly number[] = Object.freeze([]);
 /** Vocabulary words spread over the index to load its chunks at open. */
 const WARM_WORDS = 200;
+/**
+ * Sites up to this many pages load their whole index at open (a few MB, first searches fast);
+ * larger ones load chunks as searches ask, since the index grows with the site.
+ */
+export const PRELOAD_MAX_PAGES = 2_000;
+const DEFAULT_MEMORY: SearchMemory = { textCacheBytes: TEXT_CACHE_BYTES, preloadMaxPages: PRELOAD_MAX_PAGES, pagefindMaxBytes: PAGEFIND_MAX_MEMORY_BYTES };
 /**
  * At open, the Pagefind answers of the words pages are titled and described with — trades,
  * services, problems, cities: what agents search for — are fetched into the word cache, most
@@ -72,16 +105,20 @@ export interface PageInfo {
 }
 
 interface Doc {
+  /** The page's number in the sidecar: its text in the text pack, its stems in PageStems. */
+  index: number;
   path: string;
   title: string;
   url: string;
   city: CitySlug | '';
-  text: string;
-  /** Split lazily: most pages are never an excerpt. */
-  split?: Words;
-  titleStems: ReadonlySet<string>;
+}
+
+/** What the engine knows of each page besides its Doc, by the page's number. */
+interface PageData {
+  texts: TextPack;
+  titles: PageStems;
   /** Stems of the headings and the description. */
-  headStems: ReadonlySet<string>;
+  heads: PageStems;
 }
 
 /** A ranked page; its result (excerpt included) is made on first use. */
@@ -159,14 +196,20 @@ function anyIn(stems: Iterable<string>, set: ReadonlySet<string>): boolean {
   return false;
 }
 
-const stemSet = (text: string): Set<string> => new Set(foldedWords(text).map(stem));
+/** Each entry weighs at least its share of the bound, so the entry count stays bounded too. */
+const weigh = (bytes: number, bound: number, entries: number) => Math.max(bytes, Math.ceil(bound / entries));
+
+const hitsWeight = (hits: readonly WordHit[]) =>
+  weigh(hits.reduce((sum, h) => sum + HIT_BYTES + 8 * h.positions.length, 0), WORD_CACHE_BYTES, WORD_CACHE_ENTRIES);
+
+const entryWeight = (e: Entry) => weigh(e.ranked.length * RANKED_BYTES, CACHE_BYTES, CACHE_ENTRIES);
 
 const hasPositions = (m: TermMatch): boolean => m.positions.some((p) => p.length > 0);
 
 export class SearchEngine {
-  private readonly cache = new Lru<string, Entry>(CACHE_ENTRIES);
+  private readonly cache = new Lru<string, Entry>(CACHE_BYTES);
   private readonly pending = new Map<string, Promise<Entry>>();
-  private readonly wordCache = new Lru<string, WordHit[]>(WORD_CACHE_ENTRIES);
+  private readonly wordCache = new Lru<string, WordHit[]>(WORD_CACHE_BYTES);
   private readonly wordPending = new Map<string, Promise<WordHit[]>>();
   private readonly stems = new StemMemo();
   /** Tail of the chain that serializes Pagefind calls. */
@@ -176,11 +219,13 @@ export class SearchEngine {
   constructor(
     private readonly pagefind: PagefindSearch,
     private readonly docs: ReadonlyMap<string, Doc>,
+    private readonly data: PageData,
     private readonly vocabulary: Vocabulary,
     private readonly lexicon: Lexicon,
     private readonly cursors: CursorCodec,
     /** Query words to look up at open (see WARM_CACHE_WORDS). */
     private readonly warmTerms: readonly string[] = [],
+    private readonly memory: SearchMemory = DEFAULT_MEMORY,
   ) {
     for (const d of docs.values()) this.byPath.set(d.path, d);
   }
@@ -191,6 +236,11 @@ export class SearchEngine {
   /** Pages the engine can return. */
   get size(): number {
     return this.docs.size;
+  }
+
+  /** What the engine holds now of what grows with use: cached text bytes, Pagefind's memory and renewals. */
+  get held(): { textBytes: number; pagefindBytes: number; pagefindRenewals: number } {
+    return { textBytes: this.data.texts.cachedBytes, pagefindBytes: this.pagefind.memoryBytes(), pagefindRenewals: this.pagefind.renewals };
   }
 
   /**
@@ -238,18 +288,24 @@ export class SearchEngine {
     this.wordCache.clear();
     await this.queue.catch(() => undefined);
     await this.pagefind.destroy();
+    this.data.texts.close();
   }
 
+
   /**
-   * Runs Pagefind once, so a broken bundle fails at open, and loads the index chunks now: chunks
-   * hold ranges of the sorted words, so words spread evenly over the vocabulary reach them all
-   * (one that is missed loads, from memory, on first use).
+   * Runs Pagefind once, so a broken bundle fails at open. On a small site it loads every index
+   * chunk now: chunks hold ranges of the sorted words, so words spread evenly over the vocabulary
+   * reach them all (one that is missed loads on first use); then it fills the word cache
+   * (WARM_CACHE_WORDS). A large site (one that does not preload) warms no word: there one takes
+   * seconds of Pagefind, which would hold up the start and the first searches behind it.
    */
   async warm(): Promise<void> {
     const words = this.vocabulary.words();
     const step = Math.max(1, Math.floor(words.length / WARM_WORDS));
-    const sample = words.filter((_, i) => i % step === 0);
+    const small = this.docs.size <= this.memory.preloadMaxPages;
+    const sample = small ? words.filter((_, i) => i % step === 0) : words.slice(0, 1);
     await this.serialized(() => this.pagefind.preload(sample.join(' ') || 'a'));
+    if (!small) return;
     const started = performance.now();
     for (const term of this.warmTerms) {
       if (this.closed || performance.now() - started > WARM_BUDGET_MS) break;
@@ -262,7 +318,7 @@ export class SearchEngine {
     if (p === undefined) {
       p = this.rank(scope, normalized, city)
         .then((entry) => {
-          if (!this.closed) this.cache.set(scope, entry);
+          if (!this.closed) this.cache.set(scope, entry, entryWeight(entry));
           return entry;
         })
         .finally(() => this.pending.delete(scope));
@@ -336,7 +392,7 @@ export class SearchEngine {
       p = this.serialized(() => this.pagefind.search(commonPrefix(this.vocabulary.family(term))))
         .then((raw) => {
           const hits = this.verify(term, raw);
-          if (!this.closed) this.wordCache.set(key, hits);
+          if (!this.closed) this.wordCache.set(key, hits, hitsWeight(hits));
           return hits;
         })
         .finally(() => this.wordPending.delete(key));
@@ -352,15 +408,15 @@ export class SearchEngine {
     for (const hit of raw) {
       const doc = this.docs.get(hit.id);
       if (doc === undefined) continue;
-      const page = this.splitOf(doc);
+      const located = this.data.texts.wordsAt(doc.index, hit.words);
       const positions: number[] = [];
-      for (const pos of hit.words) {
-        const w = wordAt(page, pos);
+      hit.words.forEach((pos, k) => {
+        const w = located[k];
         if (w !== undefined && anyIn(this.stems.of(w), family)) positions.push(pos);
-      }
+      });
       // The family is a dozen stems, a page's headings hundreds: look the family up in them.
-      const inTitle = anyIn(family, doc.titleStems);
-      const inHeading = anyIn(family, doc.headStems);
+      const inTitle = this.data.titles.hasAny(doc.index, family);
+      const inHeading = this.data.heads.hasAny(doc.index, family);
       if (positions.length > 0 || inTitle || inHeading) {
         // Trimmed copy (a pushed-to array keeps spare capacity) of the first positions: enough for
         // the excerpt, bounded for the cache.
@@ -371,7 +427,7 @@ export class SearchEngine {
   }
 
   private splitOf(doc: Doc): Words {
-    return (doc.split ??= splitWords(doc.text));
+    return this.data.texts.words(doc.index);
   }
 
   private result(r: Ranked): SearchResult {
@@ -392,22 +448,20 @@ const invalidCursor = () =>
  * path → title, URL and city, from the loaded model) is what results show, and only pages in
  * it are returned; `cursorKey` signs its cursors (cursor.ts `cursorKey`).
  */
-export async function openSearch(searchDir: string, pages: ReadonlyMap<string, PageInfo>, cursorKey: Buffer): Promise<SearchEngine> {
-  const sidecar = SidecarSchema.parse(JSON.parse(await fs.readFile(path.join(searchDir, SIDECAR_FILE), 'utf8')));
+export async function openSearch(searchDir: string, pages: ReadonlyMap<string, PageInfo>, cursorKey: Buffer, memory: SearchMemory = DEFAULT_MEMORY): Promise<SearchEngine> {
+  const sidecar = await readSidecar(searchDir);
   const docs = new Map<string, Doc>();
-  for (const p of sidecar.pages) {
-    const info = pages.get(p.path);
-    if (info === undefined) continue;
-    docs.set(p.id, {
-      path: p.path,
-      title: info.title,
-      url: info.url,
-      city: info.city as CitySlug | '',
-      text: p.text,
-      titleStems: stemSet(info.title),
-      headStems: stemSet(`${info.headings ?? ''} ${info.description ?? ''}`),
-    });
-  }
+  const infos = sidecar.pages.map((p) => pages.get(p.path));
+  sidecar.pages.forEach((p, index) => {
+    const info = infos[index];
+    if (info !== undefined) docs.set(p.id, { index, path: p.path, title: info.title, url: info.url, city: info.city as CitySlug | '' });
+  });
+  // One numbering and one word memo for both fields: titles' words recur in headings.
+  const ids = new Map<string, number>();
+  const memo = new Map<string, number>();
+  const titles = PageStems.of(infos.map((info) => info?.title ?? ''), ids, memo);
+  const heads = PageStems.of(infos.map((info) => (info === undefined ? '' : `${info.headings ?? ''} ${info.description ?? ''}`)), ids, memo);
+  const texts = new TextPack(path.join(searchDir, TEXTS_FILE), textOffsets(sidecar.pages), memory.textCacheBytes);
   const bloom = (name: string) => fs.readFile(path.join(searchDir, name)).then((data) => BloomFilter.from(data));
   const [compiled, spanish, english] = await Promise.all([
     fs.readFile(path.join(searchDir, LEXICON_FILE), 'utf8').then((raw) => CompiledLexiconSchema.parse(JSON.parse(raw))),
@@ -415,10 +469,16 @@ export async function openSearch(searchDir: string, pages: ReadonlyMap<string, P
     bloom(ENGLISH_WORDS_FILE),
   ]);
   const lexicon = new Lexicon(compiled, { spanish, english }, stem);
-  const pagefind = await loadPagefind(path.join(searchDir, PAGEFIND_DIR));
+  let pagefind: PagefindSearch;
+  try {
+    pagefind = await loadPagefind(path.join(searchDir, PAGEFIND_DIR), memory.pagefindMaxBytes);
+  } catch (err) {
+    texts.close();
+    throw err;
+  }
   const vocabulary = new Vocabulary(sidecar.vocabulary, sidecar.pages.length);
-  const engine = new SearchEngine(pagefind, docs, vocabulary, lexicon, new CursorCodec(cursorKey),
-    warmTermsOf(pages, vocabulary, lexicon.filler, WARM_CACHE_WORDS));
+  const engine = new SearchEngine(pagefind, docs, { texts, titles, heads }, vocabulary, lexicon, new CursorCodec(cursorKey),
+    docs.size <= memory.preloadMaxPages ? warmTermsOf(pages, vocabulary, lexicon.filler, WARM_CACHE_WORDS) : [], memory);
   try {
     await engine.warm();
   } catch (err) {

@@ -1,15 +1,21 @@
 /**
  * Pagefind's own generated `pagefind.js` running in Node, no browser.
  *
- * The bundle's files are read into memory once and served to it by a private `fetch`: the
- * module's source is evaluated as a function body whose `fetch` parameter shadows the global,
- * so nothing else in the process sees a patched `fetch`, and each engine gets its own copy of
- * the module and so its own WebAssembly instance (two builds, or two engines on one build, never
- * share Pagefind's mutable state). Fragments are not loaded: excerpts come from the sidecar.
+ * The bundle's files are served to it by a private `fetch` that reads them from disk when
+ * Pagefind first asks (it keeps what it loaded), so index chunks are loaded as searches need them
+ * rather than all at start: a large site's index is hundreds of chunks. The module's source is
+ * evaluated as a function body whose `fetch` parameter shadows the global, so nothing else in the
+ * process sees a patched `fetch`, and each engine gets its own copy of the module and so its own
+ * WebAssembly instance (two builds, or two engines on one build, never share Pagefind's mutable
+ * state). Fragments are not served: excerpts come from the sidecar.
+ *
+ * Pagefind never unloads a chunk, and WebAssembly memory never shrinks: after its memory passes
+ * `maxMemoryBytes` the instance is replaced by a fresh one at the next call, so on a large site
+ * the index held in memory is what recent searches needed, not everything ever searched.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { FILES_AT_ONCE, mapLimit } from '../read-model/file-pressure.ts';
+import { retryOnShortage } from '../read-model/file-pressure.ts';
 
 /** One page of a raw Pagefind search (the fields we read). */
 export interface RawHit {
@@ -24,8 +30,15 @@ export interface PagefindSearch {
   search(term: string): Promise<RawHit[]>;
   /** Loads the index chunks `term` needs, without searching. */
   preload(term: string): Promise<void>;
+  /** Bytes of the current instance's WebAssembly memory. */
+  memoryBytes(): number;
+  /** Instances replaced so far for their memory. */
+  readonly renewals: number;
   destroy(): Promise<void>;
 }
+
+/** Memory of an instance past which it is replaced (chunks it loaded are read again as needed). */
+export const PAGEFIND_MAX_MEMORY_BYTES = 128 * 2 ** 20;
 
 interface PagefindModule {
   createInstance(opts: { basePath: string }): {
@@ -46,47 +59,68 @@ const EXPORTS = /export\s*\{([^}]*)\}\s*;?\s*$/;
  * server instead of being refused. The call is marked handled.
  */
 const UNAWAITED_INIT = /(this\.instances=\[this\.primary\];)this\.init\(([\w$?.]*)\);/;
+/** Where the module keeps its WebAssembly exports: handed out too, to read the memory's size. */
+const WASM_LOADED = /(this\.wasm=await this\.backend\(\{module_or_path:[\w$]+\}\);)/;
 
-async function readBundle(dir: string): Promise<Map<string, Buffer>> {
-  const files = new Map<string, Buffer>();
-  const entries = await fs.readdir(dir, { withFileTypes: true, recursive: true });
-  // A few at a time: a large site's bundle holds hundreds of index and filter chunks.
-  await mapLimit(entries, FILES_AT_ONCE, async (e) => {
-    if (!e.isFile()) return;
-    const rel = path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/');
-    if (rel.startsWith('fragment/') || rel.endsWith('.js')) return;
-    files.set(rel, await fs.readFile(path.join(dir, rel)));
-  });
-  return files;
+/** A bundle file's path under `dir`, or null for what the Node runtime never serves. */
+function bundleFile(dir: string, url: string): string | null {
+  if (!url.startsWith(BASE)) return null;
+  const rel = url.slice(BASE.length);
+  if (rel.startsWith('fragment/') || rel.endsWith('.js') || rel.split('/').some((part) => part === '..' || part === '')) return null;
+  return path.join(dir, rel);
 }
 
-export async function loadPagefind(dir: string): Promise<PagefindSearch> {
-  const [source, files] = await Promise.all([fs.readFile(path.join(dir, 'pagefind.js'), 'utf8'), readBundle(dir)]);
-  if (!EXPORTS.test(source)) throw new Error(`${dir}/pagefind.js: no export statement found (unsupported Pagefind version?)`);
-  if (!UNAWAITED_INIT.test(source)) throw new Error(`${dir}/pagefind.js: constructor init call not found (unsupported Pagefind version?)`);
+type Instance = ReturnType<PagefindModule['createInstance']>;
+
+export async function loadPagefind(dir: string, maxMemoryBytes = PAGEFIND_MAX_MEMORY_BYTES): Promise<PagefindSearch> {
+  const source = await fs.readFile(path.join(dir, 'pagefind.js'), 'utf8');
+  for (const [pattern, what] of [[EXPORTS, 'no export statement'], [UNAWAITED_INIT, 'constructor init call'], [WASM_LOADED, 'WebAssembly load']] as const) {
+    if (!pattern.test(source)) throw new Error(`${dir}/pagefind.js: ${what} not found (unsupported Pagefind version?)`);
+  }
   const body = `"use strict";${source
     .replace(EXPORTS, 'return {$1};')
     .replace(UNAWAITED_INIT, '$1this.init($2).catch(()=>{});')
+    .replace(WASM_LOADED, '$1onWasm(this.wasm);')
     .replaceAll('import.meta.url', 'importMetaUrl')}`;
 
+  let destroyed = false;
   const fetchFile = async (input: string | URL): Promise<Response> => {
-    const url = String(input).split('?')[0]!;
-    const data = url.startsWith(BASE) ? files.get(url.slice(BASE.length)) : undefined;
-    return data === undefined ? new Response(null, { status: 404 }) : new Response(new Uint8Array(data));
+    const file = bundleFile(dir, String(input).split('?')[0]!);
+    // Pagefind keeps a failed chunk load for good: a descriptor shortage is waited out, not returned.
+    const data = file === null ? null : await retryOnShortage(() => fs.readFile(file), () => undefined, () => destroyed)
+      .catch((err: NodeJS.ErrnoException) => { if (err.code === 'ENOENT') return null; throw err; });
+    return data === null ? new Response(null, { status: 404 }) : new Response(new Uint8Array(data));
   };
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- evaluating the bundle's own generated module
-  const mod = new Function('fetch', 'importMetaUrl', body)(fetchFile, undefined) as PagefindModule;
-  const instance = mod.createInstance({ basePath: BASE });
-  await instance.init();
+  let memory: WebAssembly.Memory | undefined;
+  const open = async (): Promise<Instance> => {
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- evaluating the bundle's own generated module
+    const mod = new Function('fetch', 'importMetaUrl', 'onWasm', body)(fetchFile, undefined, (wasm: { memory: WebAssembly.Memory }) => { memory = wasm.memory; }) as PagefindModule;
+    const created = mod.createInstance({ basePath: BASE });
+    await created.init();
+    return created;
+  };
+  let instance = await open();
+  let renewals = 0;
+  const current = async (): Promise<Instance> => {
+    if ((memory?.buffer.byteLength ?? 0) > maxMemoryBytes) {
+      const old = instance;
+      instance = await open();
+      renewals++;
+      await old.destroy();
+    }
+    return instance;
+  };
 
   return {
     async search(term) {
-      const res = await instance.search(term, {});
+      const res = await (await current()).search(term, {});
       return res?.results ?? [];
     },
     async preload(term) {
-      await instance.preload(term, {});
+      await (await current()).preload(term, {});
     },
-    destroy: () => instance.destroy(),
+    memoryBytes: () => memory?.buffer.byteLength ?? 0,
+    get renewals() { return renewals; },
+    destroy: () => { destroyed = true; return instance.destroy(); },
   };
 }

@@ -9,16 +9,15 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildSearchIndex, endSessions, indexedText, indexSession } from '../../../build-scripts/pagefind/search-index.ts';
 import { pagefindChildren, pagefindChildrenGone } from '../../helpers/processes.ts';
-import { PAGEFIND_DIR, SIDECAR_FILE, SidecarSchema, type Sidecar } from '../../../server/search/sidecar.ts';
+import { PAGEFIND_DIR, readIndexedPages, readSidecar as readSidecarFile, type Sidecar } from '../../../server/search/sidecar.ts';
 import { words } from '../../../server/search/text.ts';
 import { ROOT } from '../../../server/config.ts';
 import { buildFixtureIndex, fixturePages, SITE, type BuiltIndex } from '../../server/search/fixtures.ts';
 
 let built: BuiltIndex;
-let sidecar: Sidecar;
+let sidecar: Omit<Sidecar, 'pages'> & { pages: Array<Sidecar['pages'][number] & { text: string }> };
 
-const readSidecar = async (dir: string) =>
-  SidecarSchema.parse(JSON.parse(await fs.readFile(path.join(dir, SIDECAR_FILE), 'utf8')));
+const readSidecar = async (dir: string) => ({ ...(await readSidecarFile(dir)), pages: await readIndexedPages(dir) });
 
 test.before(async () => {
   built = await buildFixtureIndex();

@@ -11,7 +11,7 @@ import { SearchPagesParams, type SearchPagesInput } from '../../../server/schema
 import type { SearchResponse, SearchResult } from '../../../server/schemas/resources.ts';
 import { SearchResponseSchema } from '../../../server/schemas/resources.ts';
 import { openSearch, searchPages, type SearchEngine } from '../../../server/search/index.ts';
-import { SIDECAR_FILE, SidecarSchema } from '../../../server/search/sidecar.ts';
+import { readIndexedPages } from '../../../server/search/sidecar.ts';
 import { fold } from '../../../server/search/text.ts';
 import { cursorKey } from '../../../server/search/cursor.ts';
 import { buildFixtureIndex, FIXTURE_CURSOR_KEY, pageInfo, SITE, type BuiltIndex } from './fixtures.ts';
@@ -25,8 +25,7 @@ test.before(async () => {
   built = await buildFixtureIndex();
   other = await buildFixtureIndex();
   engine = await openSearch(built.dir, pageInfo(built.pages), FIXTURE_CURSOR_KEY);
-  const sidecar = SidecarSchema.parse(JSON.parse(await fs.readFile(path.join(built.dir, SIDECAR_FILE), 'utf8')));
-  texts = new Map(sidecar.pages.map((p) => [SITE + p.path, p.text]));
+  texts = new Map((await readIndexedPages(built.dir)).map((p) => [SITE + p.path, p.text]));
 });
 
 test.after(async () => {

@@ -1,0 +1,64 @@
+/**
+ * What an engine holds may be bounded as tightly as wanted without changing one answer: an engine
+ * that keeps no page text (every text read back from texts.txt), loads Pagefind's chunks only as
+ * searches ask for them and replaces its Pagefind instance before every call gives exactly the
+ * responses of one with the default bounds, cursors included.
+ */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { SearchPagesParams } from '../../../server/schemas/params.ts';
+import type { SearchResponse } from '../../../server/schemas/resources.ts';
+import { openSearch, searchPages, type SearchEngine } from '../../../server/search/index.ts';
+import { buildFixtureIndex, FIXTURE_CURSOR_KEY, pageInfo, type BuiltIndex } from './fixtures.ts';
+
+const QUERIES: Array<[string, Record<string, unknown>]> = [
+  ['fontanero', {}], ['fontanero', { city: 'vigo' }], ['cerrajero madrid', {}], ['fuga de agua', { limit: 2 }],
+  ['electricista', { limit: 3 }], ['llave dentro', {}], ['cerrajro', {}], ['boletín eléctrico', {}], ['Málaga', {}],
+  ['desatascos', {}], ['presupuesto', { limit: 4 }],
+];
+
+let built: BuiltIndex;
+let roomy: SearchEngine;
+let tight: SearchEngine;
+
+test.before(async () => {
+  built = await buildFixtureIndex();
+  roomy = await openSearch(built.dir, pageInfo(built.pages), FIXTURE_CURSOR_KEY);
+  tight = await openSearch(built.dir, pageInfo(built.pages), FIXTURE_CURSOR_KEY, { textCacheBytes: 1, preloadMaxPages: 0, pagefindMaxBytes: 1 });
+});
+
+test.after(async () => {
+  await Promise.all([roomy?.close(), tight?.close()]);
+  await built?.remove();
+});
+
+/** Every page of a query's answer, through its cursors. */
+async function walk(engine: SearchEngine, query: string, extra: Record<string, unknown>): Promise<SearchResponse[]> {
+  const out: SearchResponse[] = [];
+  let cursor: string | null = null;
+  do {
+    const res: SearchResponse = await searchPages(engine, SearchPagesParams.parse({ query, ...extra, ...(cursor ? { cursor } : {}) }));
+    out.push(res);
+    cursor = res.next_cursor;
+  } while (cursor !== null && out.length < 50);
+  return out;
+}
+
+test('tight bounds give the same answers, excerpts and cursors', async () => {
+  let results = 0;
+  for (const [query, extra] of QUERIES) {
+    const expected = await walk(roomy, query, extra);
+    assert.equal(await walk(tight, query, extra), expected, `${query} ${JSON.stringify(extra)}`);
+    results += expected.reduce((n, r) => n + r.results.length, 0);
+  }
+  assert.ok(results > 40, `the queries reach many pages (${results})`);
+});
+
+test('the tight engine kept no text and renewed Pagefind', () => {
+  assert.is(tight.held.textBytes, 0);
+  assert.ok(tight.held.pagefindRenewals >= QUERIES.length, `renewals: ${tight.held.pagefindRenewals}`);
+  assert.is(roomy.held.pagefindRenewals, 0);
+  assert.ok(roomy.held.textBytes > 0, 'the roomy engine keeps the texts it read');
+});
+
+test.run();
