@@ -23,10 +23,10 @@ export class TextPack {
   private bytes = Buffer.alloc(64 * 1024);
   private starts = new Int32Array(4096);
 
-  /** `offsets`: where text i starts in the file (sidecar.ts `textOffsets`); `cacheBytes`: the LRU's bound. */
   /** Whether every text fits the cache at once (a small site): then every text read is kept. */
   private readonly keepAll: boolean;
 
+  /** `offsets`: where text i starts in the file (sidecar.ts `textOffsets`); `cacheBytes`: the LRU's bound. */
   constructor(file: string, private readonly offsets: Float64Array, cacheBytes: number) {
     this.fd = fs.openSync(file, 'r');
     this.cache = new Lru(cacheBytes);
