@@ -13,7 +13,7 @@
  * fails, it is never skipped.
  */
 import fs from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page, type PageScreenshotOptions } from 'playwright-core';
 import { packagedChromium } from './chromium-package.ts';
 
 /** Debian's browser, taken when present unless CHROMIUM_PATH says otherwise. */
@@ -76,5 +76,25 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Brows
     });
   } catch (err) {
     throw new Error(`Chromium at ${binary.path} (${binary.source}) did not start: ${(err as Error).message}`);
+  }
+}
+
+/** How often a screenshot is tried when the browser could not make a frame in time. */
+const SCREENSHOT_ATTEMPTS = 5;
+
+/**
+ * `page.screenshot`, tried again when Chromium answers "Unable to capture screenshot": with the
+ * CPU busy its compositor may not produce a frame before the capture gives up (the page's own
+ * animation frames stall then too, so there is no event to wait on). Each retry comes after a
+ * longer pause; any other error, or the fifth refusal, throws.
+ */
+export async function screenshot(page: Page, options: PageScreenshotOptions): Promise<Buffer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await page.screenshot(options);
+    } catch (err) {
+      if (attempt >= SCREENSHOT_ATTEMPTS || !/Unable to capture screenshot/.test((err as Error).message)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
   }
 }

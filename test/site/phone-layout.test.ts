@@ -12,7 +12,7 @@ import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import { ROOT } from '../../server/config.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { launchChromium } from './chromium.ts';
+import { launchChromium, screenshot } from './chromium.ts';
 import { REPRESENTATIVE, pagesToCheck } from './site-pages.ts';
 
 const WIDTHS = [320, 390, 1280];
@@ -175,8 +175,8 @@ test('screenshots of the six representative pages at 390 px (first screen and wh
       const whole = path.join(ARTIFACTS, `390-${name}-full.png`);
       fs.rmSync(first, { force: true });
       fs.rmSync(whole, { force: true });
-      await page.screenshot({ path: first });
-      await page.screenshot({ path: whole, fullPage: true });
+      await screenshot(page, { path: first });
+      await screenshot(page, { path: whole, fullPage: true });
       assert.ok(fs.statSync(first).size > 1000 && fs.statSync(whole).size > 1000, name);
     } finally {
       await close();

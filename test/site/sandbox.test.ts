@@ -14,7 +14,7 @@ import { API_BASE } from '../../server/paths.ts';
 import { CITY_SLUGS } from '../../server/schemas/cities.ts';
 import { COMPANY_SECTIONS } from '../../server/schemas/resources.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { launchChromium } from './chromium.ts';
+import { launchChromium, screenshot } from './chromium.ts';
 
 const ARTIFACT = path.join(ROOT, 'test-artifacts', 'sandbox.png');
 const TIMEOUT = 15_000;
@@ -88,7 +88,7 @@ test('sandbox: search "fontanero" in Madrid, see results and RateLimit, open a r
 
     fs.mkdirSync(path.dirname(ARTIFACT), { recursive: true });
     await page.locator('.sandbox').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: ARTIFACT });
+    await screenshot(page, { path: ARTIFACT });
     console.log(`sandbox screenshot: ${ARTIFACT}`);
 
     assert.equal(pageErrors, [], 'no script errors on the page');
