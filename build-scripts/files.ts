@@ -35,18 +35,6 @@ export async function readJson(file: string): Promise<unknown> {
   return JSON.parse(await fs.readFile(file, 'utf8'));
 }
 
-/** `length` bytes of `fd` from `offset`, fewer where the file ends first. */
-export function readAt(fd: number, offset: number, length: number): Buffer {
-  const bytes = Buffer.allocUnsafe(length);
-  let read = 0;
-  while (read < length) {
-    const n = fsSync.readSync(fd, bytes, read, length - read, offset + read);
-    if (n === 0) break;
-    read += n;
-  }
-  return bytes.subarray(0, read);
-}
-
 /** Calls `each` on every line of `file`, a chunk at a time; false when the file does not end with a line break. */
 export function eachLine(file: string, each: (line: string, index: number) => void): boolean {
   const fd = fsSync.openSync(file, 'r');

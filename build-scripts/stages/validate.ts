@@ -14,7 +14,8 @@ import { pageIndexEntry } from '../page-index.ts';
 import { COMPANY_SECTIONS, COMPANY_SECTION_FIELDS, CompanyInfoSchema } from '../../server/schemas/resources.ts';
 import type { BuildContext } from '../context.ts';
 import { BuildError, messageOf } from '../errors.ts';
-import { eachLine, readAt, readJson } from '../files.ts';
+import { readAt } from '../../server/read-model/read-at.ts';
+import { eachLine, readJson } from '../files.ts';
 
 export const STAGE = 'validate';
 

@@ -7,6 +7,14 @@
 import { stem } from './stem-es.ts';
 import { words as foldedWords } from './text.ts';
 
+/** `a` copied into an array at least twice as long and holding `atLeast`, the rest `fill`. */
+function grown(a: Int32Array<ArrayBuffer>, atLeast: number, fill: number): Int32Array<ArrayBuffer> {
+  const out = new Int32Array(2 * Math.max(atLeast, a.length));
+  if (fill !== 0) out.fill(fill, a.length);
+  out.set(a);
+  return out;
+}
+
 export class PageStems {
   private constructor(
     private readonly ids: ReadonlyMap<string, number>,
@@ -33,18 +41,10 @@ export class PageStems {
           if (id === undefined) ids.set(s, (id = ids.size));
           memo.set(w, id);
         }
-        if (id >= lastPage.length) {
-          const grown = new Int32Array(2 * Math.max(id + 1, lastPage.length)).fill(-1);
-          grown.set(lastPage);
-          lastPage = grown;
-        }
+        if (id >= lastPage.length) lastPage = grown(lastPage, id + 1, -1);
         if (lastPage[id] === page) continue;
         lastPage[id] = page;
-        if (n === stems.length) {
-          const grown = new Int32Array(2 * stems.length);
-          grown.set(stems);
-          stems = grown;
-        }
+        if (n === stems.length) stems = grown(stems, n + 1, 0);
         stems[n++] = id;
       }
       stems.subarray(from, n).sort();

@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import { splitWords, wordAt, type Words } from './excerpt.ts';
 import { Lru } from './lru.ts';
+import { readInto } from '../read-model/read-at.ts';
 
 /** V8 may hold a text as two bytes a character; its word starts are four bytes each. */
 const weightOf = (w: Words) => 2 * w.text.length + 4 * w.starts.length;
@@ -90,12 +91,7 @@ export class TextPack {
   private readInto(i: number, buf: Buffer, length: number): Buffer {
     if (this.fd === null) throw new Error('search texts are closed');
     const start = this.offsets[i]!;
-    let done = 0;
-    while (done < length) {
-      const n = fs.readSync(this.fd, buf, done, length - done, start + done);
-      if (n === 0) throw new Error(`search texts end before text ${i} does (${start + length} bytes)`);
-      done += n;
-    }
+    if (readInto(this.fd, buf, length, start) < length) throw new Error(`search texts end before text ${i} does (${start + length} bytes)`);
     return buf;
   }
 
