@@ -71,11 +71,15 @@ export class Vocabulary {
   /** correct() answers, bounded: a query word is looked up on every search that has it. */
   private readonly corrections = new Map<string, string | null>();
 
-  /** `entries`: folded word and the number of pages it appears in; `size`: pages in the build (0: unknown). */
-  constructor(entries: Iterable<readonly [string, number]>, readonly size = 0) {
-    for (const [word, df] of entries) {
+  /**
+   * `entries`: folded word, the number of pages it appears in, and its stem when known (the build
+   * writes it: stemming a large site's words at open takes a second); `size`: pages in the build
+   * (0: unknown).
+   */
+  constructor(entries: Iterable<readonly [string, number, string?]>, readonly size = 0) {
+    for (const [word, df, known] of entries) {
       this.df.set(word, df);
-      const s = stem(word);
+      const s = known ?? stem(word);
       const list = this.byStem.get(s);
       if (list === undefined) this.byStem.set(s, [word]);
       else list.push(word);

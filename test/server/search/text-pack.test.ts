@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { writeSidecarFiles } from '../../../build-scripts/pagefind/sidecar-files.ts';
 import { splitWords, wordAt } from '../../../server/search/excerpt.ts';
-import { readIndexedPages, readSidecar, textOffsets, TEXTS_FILE } from '../../../server/search/sidecar.ts';
+import { readIndexedPages, readSidecar, TEXTS_FILE } from '../../../server/search/sidecar.ts';
 import { TextPack } from '../../../server/search/text-pack.ts';
 
 const TEXTS = [
@@ -25,10 +25,10 @@ test.before(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-texts-'));
   await writeSidecarFiles(dir, {
     site_url: 'https://agentes.test',
-    pages: TEXTS.map((text, i) => ({ id: `es_${i}`, path: `/p${i}/`, text })),
+    pages: TEXTS.map((text, i) => ({ id: `es_${i}`, path: `/p${i}/`, text, titleStems: [], headStems: [] })),
     vocabulary: [['agua', 1]],
   });
-  offsets = textOffsets((await readSidecar(dir)).pages);
+  offsets = (await readSidecar(dir)).textOffsets();
 });
 
 test.after(async () => {
