@@ -10,6 +10,7 @@ import { encodeStrings, writeBinaryFile } from '../../server/read-model/binary-f
 import { PageStemsBuilder } from '../../server/search/page-stems.ts';
 import { SIDECAR_FILE, SIDECAR_KIND, SIDECAR_SECTIONS, SidecarHeadSchema, TEXTS_FILE } from '../../server/search/sidecar.ts';
 import { stem } from '../../server/search/stem-es.ts';
+import { wordsByStem } from '../../server/search/vocabulary.ts';
 
 export interface SidecarInput {
   site_url: string;
@@ -88,5 +89,8 @@ export async function writeSidecarFiles(outDir: string, input: SidecarInput): Pr
   sections[S.titleStems] = bytesOf(t.stems);
   sections[S.headStarts] = bytesOf(h.starts);
   sections[S.headStems] = bytesOf(h.stems);
+  const byStem = wordsByStem(input.vocabulary.map(([w]) => w), input.vocabulary.map(([, n]) => n), wordStems, stemIds.size);
+  sections[S.byStemStarts] = bytesOf(byStem.starts);
+  sections[S.byStem] = bytesOf(byStem.order);
   writeBinaryFile(path.join(outDir, SIDECAR_FILE), SIDECAR_KIND, sections);
 }

@@ -477,7 +477,7 @@ export async function openSearch(searchDir: string, pages: PageInfos, cursorKey:
     texts.close();
     throw err;
   }
-  const vocabulary = new Vocabulary(sidecar.vocabulary(), sidecar.size);
+  const vocabulary = new Vocabulary(sidecar.vocabularyData(), sidecar.size);
   const engine = new SearchEngine(pagefind, docs, { texts, titles, heads }, vocabulary, lexicon, new CursorCodec(cursorKey),
     docs.size <= memory.preloadMaxPages ? warmTermsOf(pages, vocabulary, lexicon.filler, WARM_CACHE_WORDS) : [], memory);
   try {

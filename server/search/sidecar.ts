@@ -21,6 +21,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { readBinaryFile, StringColumn, type BinaryKind, type BinarySections } from '../read-model/binary-file.ts';
 import { PageStems } from './page-stems.ts';
+import type { VocabularyData } from './vocabulary.ts';
 
 export const SIDECAR_FILE = 'sidecar.bin';
 export const TEXTS_FILE = 'texts.txt';
@@ -38,12 +39,13 @@ export const SIDECAR_KIND: BinaryKind = { magic: 'AGSEARCH', format: SIDECAR_FOR
 /**
  * Sections of sidecar.bin. Strings are pairs of sections (binary-file.ts `encodeStrings`): page
  * ids, page paths, vocabulary words (sorted), stems. Each page's stems of a field are its stem
- * numbers, ascending, at `starts[i] .. starts[i + 1]` of the field's list (page-stems.ts).
+ * numbers, ascending, at `starts[i] .. starts[i + 1]` of the field's list (page-stems.ts); the
+ * words of each stem, as vocabulary.ts `wordsByStem` orders them, likewise.
  */
 export const SIDECAR_SECTIONS = {
   head: 0, idEnds: 1, idHeap: 2, pathEnds: 3, pathHeap: 4, textBytes: 5,
   wordEnds: 6, wordHeap: 7, wordPages: 8, wordStems: 9, stemEnds: 10, stemHeap: 11,
-  titleStarts: 12, titleStems: 13, headStarts: 14, headStems: 15,
+  titleStarts: 12, titleStems: 13, headStarts: 14, headStems: 15, byStemStarts: 16, byStem: 17,
 } as const;
 
 export const SidecarHeadSchema = z.object({
@@ -66,6 +68,8 @@ export class Sidecar {
   private readonly wordStems: Uint32Array;
   private readonly stemList: StringColumn;
   private readonly fields: { titleStarts: Uint32Array; titleStems: Int32Array; headStarts: Uint32Array; headStems: Int32Array };
+  private readonly byStemStarts: Uint32Array;
+  private readonly byStem: Uint32Array;
 
   constructor(file: BinarySections, name: string) {
     const S = SIDECAR_SECTIONS;
@@ -97,6 +101,11 @@ export class Sidecar {
     const titles = field(S.titleStarts, S.titleStems);
     const heads = field(S.headStarts, S.headStems);
     this.fields = { titleStarts: titles.at, titleStems: titles.numbers, headStarts: heads.at, headStems: heads.numbers };
+    this.byStemStarts = file.u32(S.byStemStarts, stems + 1);
+    this.byStem = file.u32(S.byStem, words);
+    if (this.byStemStarts[0] !== 0 || this.byStemStarts[stems] !== words) throw new Error(`${name}: the words by stem do not cover the vocabulary`);
+    for (let s = 0; s < stems; s++) if (this.byStemStarts[s + 1]! < this.byStemStarts[s]!) throw new Error(`${name}: the words by stem go backwards at stem ${s}`);
+    for (const w of this.byStem) if (w >= words) throw new Error(`${name}: a stem names a word not in the vocabulary`);
   }
 
   /** Pagefind's id of page i (its fragment hash), as search results return it. */
@@ -112,22 +121,29 @@ export class Sidecar {
     return out;
   }
 
-  /** The stem list decoded once: the vocabulary and the page stems share its strings. */
-  private decodedStems: string[] | undefined;
-  private stemStrings(): string[] {
-    return (this.decodedStems ??= Array.from({ length: this.stemList.size }, (_, i) => this.stemList.get(i)));
+  /** Stem → number, made once: the vocabulary and the page stems share it. */
+  private stemNumbers: Map<string, number> | undefined;
+  private stemIds(): Map<string, number> {
+    if (this.stemNumbers === undefined) {
+      this.stemNumbers = new Map();
+      for (let i = 0; i < this.stemList.size; i++) this.stemNumbers.set(this.stemList.get(i), i);
+    }
+    return this.stemNumbers;
   }
 
   /** Folded word, the number of pages it appears in (title included), and its stem; alphabetically. */
   *vocabulary(): Iterable<[word: string, pages: number, stem: string]> {
-    const stems = this.stemStrings();
-    for (let i = 0; i < this.wordPages.length; i++) yield [this.words.get(i), this.wordPages[i]!, stems[this.wordStems[i]!]!];
+    for (let i = 0; i < this.wordPages.length; i++) yield [this.words.get(i), this.wordPages[i]!, this.stemList.get(this.wordStems[i]!)];
+  }
+
+  /** The vocabulary as vocabulary.ts `Vocabulary` reads it, where it lies. */
+  vocabularyData(): VocabularyData {
+    return { words: this.words, pages: this.wordPages, stemIds: this.stemIds(), byStemStarts: this.byStemStarts, byStem: this.byStem };
   }
 
   /** The stems of each page's title, and of its headings and description, numbered alike. */
   stems(): { titles: PageStems; heads: PageStems } {
-    const ids = new Map<string, number>();
-    this.stemStrings().forEach((s, i) => ids.set(s, i));
+    const ids = this.stemIds();
     const f = this.fields;
     return { titles: PageStems.over(ids, f.titleStarts, f.titleStems), heads: PageStems.over(ids, f.headStarts, f.headStems) };
   }

@@ -13,7 +13,7 @@ import { PAGEFIND_DIR, readIndexedPages, readSidecar as readSidecarFile } from '
 import { fold, words } from '../../../server/search/text.ts';
 import { headingText } from '../../../server/search/plain-text.ts';
 import { stem } from '../../../server/search/stem-es.ts';
-import { familyStems } from '../../../server/search/vocabulary.ts';
+import { familyStems, Vocabulary } from '../../../server/search/vocabulary.ts';
 import { ROOT } from '../../../server/config.ts';
 import { buildFixtureIndex, fixturePages, SITE, type BuiltIndex } from '../../server/search/fixtures.ts';
 
@@ -94,6 +94,20 @@ test('the sidecar holds each page\'s title stems and heading stems (headings and
     }
   }
   for (const [word, , wordStem] of file.vocabulary()) assert.is(wordStem, stem(word), word);
+});
+
+test('the vocabulary as the sidecar lays it out answers as one made from its words', async () => {
+  const file = await readSidecarFile(built.dir);
+  const laidOut = new Vocabulary(file.vocabularyData(), file.size);
+  const made = new Vocabulary([...file.vocabulary()].map(([w, n]) => [w, n] as const), file.size);
+  assert.equal(laidOut.words(), made.words());
+  const probes = [...made.words(), 'fontanero', 'fontaneros', 'fontanro', 'cerrajro', 'electrisista', 'vigo', 'bigo', 'zzzzzz', 'a', ''];
+  for (const w of probes) {
+    assert.is(laidOut.pages(w), made.pages(w), `pages ${w}`);
+    assert.equal(laidOut.family(w), made.family(w), `family ${w}`);
+    assert.is(laidOut.familyPages(w), made.familyPages(w), `familyPages ${w}`);
+    assert.is(laidOut.correct(w), made.correct(w), `correct ${w}`);
+  }
 });
 
 test('a rebuild replaces the folder', async () => {
