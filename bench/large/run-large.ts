@@ -56,7 +56,7 @@ const COLD_PAGES = 500;
 const SEARCH_CALLS = 5_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function firstOk(url: string): Promise<void> {
+export async function firstOk(url: string): Promise<void> {
   for (;;) {
     const res = await fetch(url).catch(() => null);
     if (res) await res.arrayBuffer();
