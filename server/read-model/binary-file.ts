@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { z } from 'zod';
 
 const HEADER = 48;
 const pad8 = (n: number) => (n + 7) & ~7;
@@ -76,13 +77,23 @@ export class BinarySections {
     return new Float64Array(b.buffer, b.byteOffset, b.length / 8);
   }
 
-  /** Section `i` as JSON (a small head section; the caller checks it with its schema). */
-  json(i: number): unknown {
+  /** Section `i`, a small JSON head, checked with `schema`; throws naming the field at fault. */
+  head<T extends z.ZodType>(i: number, schema: T): z.infer<T> {
+    let raw: unknown;
     try {
-      return JSON.parse(this.bytes(i).toString('utf8'));
+      raw = JSON.parse(this.bytes(i).toString('utf8'));
     } catch (err) {
       throw new Error(`${this.name}: section ${i} is not JSON (${(err as Error).message})`);
     }
+    const parsed = schema.safeParse(raw);
+    if (parsed.success) return parsed.data;
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`${this.name}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+
+  /** What errors call the file. */
+  get label(): string {
+    return this.name;
   }
 
   /** Throws unless section `i` holds `count` items of `size` bytes (any whole number of them when `count` is not given). */

@@ -54,13 +54,8 @@ export class PageIndex {
   /** Reads and checks `file`; throws naming it and what is wrong. */
   static async open(file: string): Promise<PageIndex> {
     const s = await readBinaryFile(file, PAGE_INDEX_KIND);
-    const name = `read model ${file.split('/').pop()}`;
-    const parsed = PageIndexHeadSchema.safeParse(s.json(PAGE_SECTIONS.head));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new Error(`${name}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-    }
-    const head = parsed.data;
+    const name = s.label;
+    const head = s.head(PAGE_SECTIONS.head, PageIndexHeadSchema);
     const n = head.pages;
     const strings = new StringColumn(s.u32(PAGE_SECTIONS.ends, PAGE_STRINGS * n + 1), s.bytes(PAGE_SECTIONS.heap), name);
     const codes = s.bytes(PAGE_SECTIONS.codes);

@@ -71,16 +71,13 @@ export class Sidecar {
   private readonly byStemStarts: Uint32Array;
   private readonly byStem: Uint32Array;
 
-  constructor(file: BinarySections, name: string) {
+  constructor(file: BinarySections) {
+    const name = file.label;
     const S = SIDECAR_SECTIONS;
-    const parsed = SidecarHeadSchema.safeParse(file.json(S.head));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new Error(`${name}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-    }
-    const { pages, words, stems } = parsed.data;
+    const head = file.head(S.head, SidecarHeadSchema);
+    const { pages, words, stems } = head;
     const strings = (ends: number, heap: number, count: number) => new StringColumn(file.u32(ends, count + 1), file.bytes(heap), name);
-    this.siteUrl = parsed.data.site_url;
+    this.siteUrl = head.site_url;
     this.size = pages;
     this.ids = strings(S.idEnds, S.idHeap, pages);
     this.paths = strings(S.pathEnds, S.pathHeap, pages);
@@ -150,7 +147,7 @@ export class Sidecar {
 }
 
 export async function readSidecar(searchDir: string): Promise<Sidecar> {
-  return new Sidecar(await readBinaryFile(path.join(searchDir, SIDECAR_FILE), SIDECAR_KIND), `read model search/${SIDECAR_FILE}`);
+  return new Sidecar(await readBinaryFile(path.join(searchDir, SIDECAR_FILE), SIDECAR_KIND));
 }
 
 /** Every indexed page with its text (tools and tests; servers read texts one at a time). */
