@@ -163,4 +163,24 @@ export class StringColumn {
   get(i: number): string {
     return this.heap.toString('utf8', this.ends[i], this.ends[i + 1]);
   }
+
+  /**
+   * String i against `key` as JS compares strings (`<`), without decoding it while both are
+   * ASCII (a binary search compares a dozen strings a lookup).
+   */
+  compare(i: number, key: string): number {
+    const from = this.ends[i]!;
+    const to = this.ends[i + 1]!;
+    const n = Math.min(to - from, key.length);
+    for (let k = 0; k < n; k++) {
+      const b = this.heap[from + k]!;
+      const c = key.charCodeAt(k);
+      if (b > 0x7f || c > 0x7f) return compareStrings(this.get(i), key);
+      if (b !== c) return b - c;
+    }
+    if (to - from > n) return this.heap[from + n]! > 0x7f ? compareStrings(this.get(i), key) : 1;
+    return n - key.length;
+  }
 }
+
+const compareStrings = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

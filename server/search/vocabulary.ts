@@ -66,6 +66,8 @@ export function* near(buckets: ReadonlyMap<number, readonly string[]>, n: number
 export interface StringList {
   readonly size: number;
   get(i: number): string;
+  /** String i against `key`, as `<` orders them (binary-file.ts `StringColumn.compare`). */
+  compare?(i: number, key: string): number;
 }
 
 /**
@@ -139,7 +141,7 @@ export class Vocabulary {
     let hi = words.size;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const c = compareWords(words.get(mid), word);
+      const c = words.compare ? words.compare(mid, word) : compareWords(words.get(mid), word);
       if (c === 0) return mid;
       if (c < 0) lo = mid + 1;
       else hi = mid;
