@@ -1,21 +1,60 @@
 /**
  * The page files of a build as a server reads them (server/schemas/read-model.ts): every page's
- * JSON once more, back to back, in `pages.pack`, and `pages.ndjson`, one line per page sorted by
- * path, naming where its JSON lies in the pack. A server loads the index alone and keeps the pack
- * open: one descriptor per build whatever its size, and a pruned build's pages stay readable to a
- * server still holding it.
+ * JSON once more, back to back, in `pages.pack`, and `pages.idx`, the page index sorted by path
+ * (server/read-model/page-index.ts), naming where each page's JSON lies in the pack. A server
+ * loads the index alone and keeps the pack open: one descriptor per build whatever its size, and
+ * a pruned build's pages stay readable to a server still holding it.
  */
 import fs from 'node:fs';
+import type { z } from 'zod';
 import path from 'node:path';
-import { PAGE_INDEX_FILE, PAGE_PACK_FILE, type PageIndexEntry, type ReadModelPage } from '../server/schemas/read-model.ts';
-import { headingText } from '../server/search/plain-text.ts';
+import { PAGE_INDEX_FILE, PAGE_PACK_FILE, PageIndexHeadSchema, type PageIndexEntry, type ReadModelPage } from '../server/schemas/read-model.ts';
+import { encodeStrings, writeBinaryFile } from '../server/read-model/binary-file.ts';
+import { HASH_BYTES, PAGE_INDEX_KIND, PAGE_SECTIONS } from '../server/read-model/page-index.ts';
 
 /** Where a page's JSON lies in the pack. */
 export interface PackedAt { offset: number; length: number }
 
 export function pageIndexEntry(page: ReadModelPage, at: PackedAt): PageIndexEntry {
   const { path: p, slug, title, description, city, kind, hash } = page;
-  return { path: p, slug, title, description, city, kind, hash, headings: headingText(page.markdown), ...at };
+  return { path: p, slug, title, description, city, kind, hash, ...at };
+}
+
+/** `pages.idx` of `entries`, in their order (by path). */
+export function writePageIndex(file: string, entries: readonly PageIndexEntry[]): void {
+  const numbering = <T>(values: T[]) => new Map(values.map((v, i) => [v, i] as const));
+  // Not checked here: the validate stage checks every entry, and a server the head.
+  const head: z.infer<typeof PageIndexHeadSchema> = {
+    pages: entries.length,
+    cities: [...new Set(entries.map((e) => e.city))].sort(),
+    kinds: [...new Set(entries.map((e) => e.kind))].sort(),
+  };
+  if (head.cities.length > 256 || head.kinds.length > 256) throw new Error('more than 256 cities or kinds: they are numbered in one byte');
+  const cities = numbering(head.cities);
+  const kinds = numbering(head.kinds);
+  const strings = encodeStrings((function* () {
+    for (const e of entries) yield* [e.path, e.slug, e.title, e.description];
+  })());
+  const codes = new Uint8Array(2 * entries.length);
+  const hashes = Buffer.alloc(HASH_BYTES * entries.length);
+  const offsets = new Float64Array(entries.length);
+  const lengths = new Uint32Array(entries.length);
+  entries.forEach((e, i) => {
+    codes[2 * i] = cities.get(e.city)!;
+    codes[2 * i + 1] = kinds.get(e.kind)!;
+    if (hashes.write(e.hash, HASH_BYTES * i, HASH_BYTES, 'hex') !== HASH_BYTES) throw new Error(`${e.path}: its hash is not ${HASH_BYTES} bytes of hex`);
+    offsets[i] = e.offset;
+    lengths[i] = e.length;
+  });
+  const sections: Uint8Array[] = [];
+  sections[PAGE_SECTIONS.head] = Buffer.from(JSON.stringify(head));
+  sections[PAGE_SECTIONS.ends] = strings.ends;
+  sections[PAGE_SECTIONS.heap] = strings.heap;
+  sections[PAGE_SECTIONS.codes] = codes;
+  sections[PAGE_SECTIONS.hashes] = hashes;
+  sections[PAGE_SECTIONS.offsets] = new Uint8Array(offsets.buffer);
+  sections[PAGE_SECTIONS.lengths] = new Uint8Array(lengths.buffer);
+  writeBinaryFile(file, PAGE_INDEX_KIND, sections);
 }
 
 export interface PageWriter {
@@ -46,15 +85,7 @@ export function createPageWriter(buildDir: string): PageWriter {
     finish() {
       fs.closeSync(pack);
       entries.sort(byPath);
-      const fd = fs.openSync(path.join(buildDir, PAGE_INDEX_FILE), 'w');
-      try {
-        // In chunks: one string for 100,000 pages would be tens of megabytes at once.
-        for (let i = 0; i < entries.length; i += 1000) {
-          fs.writeSync(fd, entries.slice(i, i + 1000).map((entry) => JSON.stringify(entry) + '\n').join(''));
-        }
-      } finally {
-        fs.closeSync(fd);
-      }
+      writePageIndex(path.join(buildDir, PAGE_INDEX_FILE), entries);
       return entries;
     },
   };

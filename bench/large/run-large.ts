@@ -18,6 +18,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { parseConfig, ROOT } from '../../server/config.ts';
 import { loadModel } from '../../server/read-model/holder.ts';
+import { PageIndex } from '../../server/read-model/page-index.ts';
 import { buildPath, readPointer, writePointer } from '../../server/read-model/pointer.ts';
 import { PAGE_INDEX_FILE } from '../../server/schemas/read-model.ts';
 import { SearchPagesParams } from '../../server/schemas/params.ts';
@@ -55,7 +56,7 @@ const COLD_PAGES = 500;
 const SEARCH_CALLS = 5_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function firstOk(url: string): Promise<void> {
+export async function firstOk(url: string): Promise<void> {
   for (;;) {
     const res = await fetch(url).catch(() => null);
     if (res) await res.arrayBuffer();
@@ -95,8 +96,8 @@ export async function searchLatencies(readModel: string, buildDir: string): Prom
 
 export async function serveLarge(readModel: string, tool: LoadTool, seconds: number, log: (line: string) => void) {
   const id = (await readPointer(readModel))!;
-  const paths = (await fs.readFile(path.join(buildPath(readModel, id), PAGE_INDEX_FILE), 'utf8')).trim().split('\n')
-    .map((line) => (JSON.parse(line) as { path: string }).path);
+  const index = await PageIndex.open(path.join(buildPath(readModel, id), PAGE_INDEX_FILE));
+  const paths = Array.from({ length: index.size }, (_, i) => index.path(i));
   const hot = paths[Math.floor(paths.length / 2)]!;
   const readPage = (p: string) => `/wp-json/agentes/v1/read_page?url=${encodeURIComponent(p)}`;
   const env = { READ_MODEL_DIR: readModel, RATE_LIMIT_ANONYMOUS: '1000000000', RATE_LIMIT_WINDOW: '3600', LOG_LEVEL: 'info' };

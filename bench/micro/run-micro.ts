@@ -18,6 +18,7 @@ import { loadModel } from '../../server/read-model/holder.ts';
 import { currentBuildDir } from '../../server/read-model/pointer.ts';
 import { createPageResolver } from '../../server/read-model/url.ts';
 import { CursorCodec } from '../../server/search/cursor.ts';
+import { readSidecar } from '../../server/search/sidecar.ts';
 import { createMemoryStore } from '../../server/stores/memory.ts';
 import { createRedisStore } from '../../server/stores/redis.ts';
 import type { Store } from '../../server/stores/types.ts';
@@ -154,9 +155,9 @@ export async function runMicro(opts: { quick: boolean; log(line: string): void }
     const cursor = codec.encode(8, scope);
 
     // Cold words: vocabulary words no search has asked for yet, one per call, most frequent first.
-    const sidecar = JSON.parse(fs.readFileSync(path.join(buildDir, 'search', 'search.json'), 'utf8')) as { vocabulary: [string, number][] };
+    const vocabulary = [...(await readSidecar(path.join(buildDir, 'search'))).vocabulary()];
     const searched = new Set(queries.flatMap((q) => q.query.toLowerCase().split(/\s+/)));
-    const coldWords = sidecar.vocabulary.filter(([w, df]) => w.length >= 4 && df >= 2 && !/\d/.test(w) && !searched.has(w))
+    const coldWords = vocabulary.filter(([w, df]) => w.length >= 4 && df >= 2 && !/\d/.test(w) && !searched.has(w))
       .sort((a, b) => b[1] - a[1]).map(([w]) => w);
     let cold = 0;
     // Words the mix has already looked up, combined into queries it never made.

@@ -13,7 +13,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
 import type { ReadModelPage } from '../../server/schemas/read-model.ts';
-import { markdownToText, withoutLinkLists } from '../../server/search/plain-text.ts';
+import { headingText, markdownToText, withoutLinkLists } from '../../server/search/plain-text.ts';
+import { fieldStems } from '../../server/search/page-stems.ts';
 import type { CompiledLexicon } from '../../server/schemas/lexicon.ts';
 import { ENGLISH_WORDS_FILE, LEXICON_FILE, PAGEFIND_DIR, SPANISH_WORDS_FILE } from '../../server/search/sidecar.ts';
 import { words } from '../../server/search/text.ts';
@@ -79,6 +80,8 @@ export interface SessionResult {
   df: [string, number][];
   /** Pagefind page id (its fragment's name in the session's bundle) → the page's path. */
   fragments: [id: string, url: string][];
+  /** Each page's title stems and heading stems (`sessionStems`), in order. */
+  stems: string[];
 }
 
 /** Runs one session somewhere: in this thread (the default) or in a build worker (the pipeline). */
@@ -153,6 +156,7 @@ export async function endSessions(): Promise<void> {
  */
 export async function indexSession({ pages, bundle }: SessionTask): Promise<SessionResult> {
   const texts = pages.map(indexedText);
+  const stems = pages.map(sessionStems);
   const df = new Map<string, number>();
   pages.forEach((page, i) => {
     for (const w of new Set(words(`${page.title} ${texts[i]}`))) df.set(w, (df.get(w) ?? 0) + 1);
@@ -186,8 +190,22 @@ export async function indexSession({ pages, bundle }: SessionTask): Promise<Sess
     // Frees the session's records in Pagefind's process, which the next session reuses.
     await index.deleteIndex().catch(() => null);
   }
-  return { texts, df: [...df], fragments };
+  return { texts, df: [...df], fragments, stems };
 }
+
+/** Folded word → stem, kept by each thread across its sessions (the sites' words recur). */
+const stemMemo = new Map<string, string>();
+
+/**
+ * The stems search matches a page's title and headings on (the headings field counts the
+ * description too), as one line: the title's stems, a newline, the headings' — the stems carry
+ * neither spaces nor newlines.
+ */
+function sessionStems(page: SessionPage): string {
+  return `${fieldStems(page.title, stemMemo).join(' ')}\n${fieldStems(`${headingText(page.markdown)} ${page.description}`, stemMemo).join(' ')}`;
+}
+
+const stemList = (line: string) => (line === '' ? [] : line.split(' '));
 
 export async function buildSearchIndex(opts: {
   pages: PageSource;
@@ -233,6 +251,7 @@ export async function buildSearchIndex(opts: {
   const texts = createTextSpill(path.join(outDir, '.texts'));
   try {
     const textAt = new Map<string, SpillRef>();
+    const stemsAt = new Map<string, SpillRef>();
     const df = new Map<string, number>();
     const fragments: SessionResult['fragments'][] = new Array(slices.length);
     let next = 0;
@@ -241,7 +260,10 @@ export async function buildSearchIndex(opts: {
       for (let i = next++; i < slices.length; i = next++) {
         const slice = readPages(pages, slices[i]!.from, slices[i]!.to);
         const result = await run({ pages: slice, bundle: dirs[i]! });
-        slice.forEach((page, k) => textAt.set(page.path, texts.put(result.texts[k]!)));
+        slice.forEach((page, k) => {
+          textAt.set(page.path, texts.put(result.texts[k]!));
+          stemsAt.set(page.path, texts.put(result.stems[k]!));
+        });
         for (const [w, n] of result.df) df.set(w, (df.get(w) ?? 0) + n);
         fragments[i] = result.fragments;
         merger?.add(i, dirs[i]!);
@@ -260,7 +282,10 @@ export async function buildSearchIndex(opts: {
     await writeSidecarFiles(outDir, {
       site_url: siteUrl,
       pages: (function* () {
-        for (const [id, url] of ids) yield { id, path: url, text: texts.get(textAt.get(url)!) };
+        for (const [id, url] of ids) {
+          const [title = '', heads = ''] = texts.get(stemsAt.get(url)!).split('\n');
+          yield { id, path: url, text: texts.get(textAt.get(url)!), titleStems: stemList(title), headStems: stemList(heads) };
+        }
       })(),
       vocabulary: [...df].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
     });

@@ -2,7 +2,7 @@
  * Pages: each page's Markdown (converted by the crawl's workers from the same parse, see
  * tasks/page-read.ts and build-scripts/markdown/, and left in the build's spill), hashed with its
  * title, makes the read-model page, written as `pages/<slug>.json`, packed into `pages.pack` and
- * indexed in `pages.ndjson` (page-index.ts). Pages are made one at a time, in path order, and
+ * indexed in `pages.idx` (page-index.ts). Pages are made one at a time, in path order, and
  * dropped once written: only their index entries stay in memory. The pipeline writes them beside
  * the search and site stages (BENCHMARKS.md note 6).
  */

@@ -15,7 +15,8 @@ import { COMPANY_SECTIONS, COMPANY_SECTION_FIELDS, CompanyInfoSchema } from '../
 import type { BuildContext } from '../context.ts';
 import { BuildError, messageOf } from '../errors.ts';
 import { readAt } from '../../server/read-model/read-at.ts';
-import { eachLine, readJson } from '../files.ts';
+import { readJson } from '../files.ts';
+import { PageIndex } from '../../server/read-model/page-index.ts';
 
 export const STAGE = 'validate';
 
@@ -83,21 +84,22 @@ export function checkPackedPages({ dir, entries }: PackCheckTask): PackProblem |
 }
 
 /**
- * The page index read back: one valid line per page, by path, each the entry written, and their
- * places in the pack laid end to end over the whole pack.
+ * The page index read back as a server reads it (its format, digest and head checked there):
+ * each page the entry written, valid by the schema, and their places in the pack laid end to end
+ * over the whole pack.
  */
-function checkPageIndex(ctx: BuildContext, expected: readonly PageIndexEntry[]): void {
-  const file = path.join(ctx.stagingDir, PAGE_INDEX_FILE);
+async function checkPageIndex(ctx: BuildContext, expected: readonly PageIndexEntry[]): Promise<void> {
+  const index = await PageIndex.open(path.join(ctx.stagingDir, PAGE_INDEX_FILE))
+    .catch((err: unknown) => { throw new BuildError(STAGE, undefined, messageOf(err)); });
+  if (index.size !== expected.length) throw new BuildError(STAGE, undefined, `${PAGE_INDEX_FILE} lists ${index.size} pages, the build ${expected.length}`);
   const places: { offset: number; length: number }[] = [];
-  const ended = eachLine(file, (line, i) => {
-    const want = expected[i];
-    if (!want) throw new BuildError(STAGE, undefined, `${PAGE_INDEX_FILE} lists more pages than the build's ${expected.length}`);
-    const entry = check(() => StrictIndexEntry.parse(JSON.parse(line)), want.path, `${PAGE_INDEX_FILE} line ${i + 1}`);
-    if (JSON.stringify(entry) !== JSON.stringify(want)) throw new BuildError(STAGE, want.path, `${PAGE_INDEX_FILE} line ${i + 1} does not hold this page`);
+  for (let i = 0; i < index.size; i++) {
+    const want = expected[i]!;
+    const entry = check(() => StrictIndexEntry.parse(index.entry(i)), want.path, `${PAGE_INDEX_FILE} page ${i + 1}`);
+    if (JSON.stringify(entry) !== JSON.stringify(want)) throw new BuildError(STAGE, want.path, `${PAGE_INDEX_FILE} page ${i + 1} does not hold this page`);
+    if (index.findPath(want.path) !== i || index.findSlug(want.slug) !== i) throw new BuildError(STAGE, want.path, `${PAGE_INDEX_FILE} does not find this page by its path and slug`);
     places.push({ offset: entry.offset, length: entry.length });
-  });
-  if (!ended) throw new BuildError(STAGE, undefined, `${PAGE_INDEX_FILE} does not end with a line break`);
-  if (places.length !== expected.length) throw new BuildError(STAGE, undefined, `${PAGE_INDEX_FILE} lists ${places.length} pages, the build ${expected.length}`);
+  }
   places.sort((a, b) => a.offset - b.offset);
   let end = 0;
   for (const at of places) {
@@ -119,7 +121,7 @@ export async function validate(ctx: BuildContext, expected: readonly PageIndexEn
   const files = readdirSync(path.join(ctx.stagingDir, 'pages')).sort();
   const extra = files.find((f) => !wanted.has(f));
   if (extra !== undefined) throw new BuildError(STAGE, undefined, `pages/${extra} does not belong to this build`);
-  checkPageIndex(ctx, expected);
+  await checkPageIndex(ctx, expected);
 
   const total = expected.length + COMPANY_SECTIONS.length;
   let done = 0;

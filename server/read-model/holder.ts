@@ -1,9 +1,10 @@
 /**
  * Loads the current read-model build into memory and keeps it current.
  *
- * Loading reads `current` → `builds/<id>/`, validates the manifest, the page index (one line per
- * page: everything but its Markdown) and every company section with the shared zod schemas (a
- * build that does not validate is refused, never served half). Page bodies stay on disk: each is
+ * Loading reads `current` → `builds/<id>/`, validates the manifest and every company section with
+ * the shared zod schemas and checks the binary page index (everything but each page's Markdown:
+ * its format, its digest and its head; page-index.ts) — a build that does not load is refused,
+ * never served half. Page bodies stay on disk: each is
  * prepared when first asked for — the Page JSON (url recomposed on this server's SITE_URL, the
  * first part of a Markdown longer than READ_PAGE_MAX_CHARS), its strong ETag and its gzip/brotli
  * encodings — and kept in a byte-bounded hot set (page-store.ts), so memory does not grow with the
@@ -36,10 +37,11 @@ import { openSearch } from '../search/index.ts';
 import { cursorKey } from '../search/cursor.ts';
 import { buildPath, POINTER_FILE, readPointer } from './pointer.ts';
 import { retryOnShortage } from './file-pressure.ts';
-import { readPageIndex } from './page-index.ts';
+import { indexedPages } from './indexed-pages.ts';
+import { PageIndex } from './page-index.ts';
 import { createPageStore } from './page-store.ts';
 import { warnOnSiteUrlMismatch } from './site-url-check.ts';
-import type { LoadedModel, LoadedPage, ModelHolder, Representation } from './types.ts';
+import type { LoadedModel, ModelHolder, Representation } from './types.ts';
 
 export type ModelConfig = Pick<Config, 'siteUrl' | 'readModelDir' | 'readPageMaxChars' | 'readModelCacheBytes' | 'cursorSecret'>;
 
@@ -194,19 +196,9 @@ export async function loadModel(config: ModelConfig, buildDir: string): Promise<
   const manifest = parse(ManifestSchema, await readJson(path.join(buildDir, 'manifest.json')), 'manifest.json');
   const rebase = rebaser(manifest.site_url, config.siteUrl);
 
-  const entries = await readPageIndex(path.join(buildDir, PAGE_INDEX_FILE));
-  if (entries.length === 0) throw new Error(`${buildDir}: no pages`);
-  entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const pages: LoadedPage[] = entries.map(({ headings: _headings, ...entry }) => ({ ...entry, url: config.siteUrl + entry.path }));
-
-  const byPath = new Map<string, LoadedPage>();
-  const bySlug = new Map<string, LoadedPage>();
-  for (const p of pages) {
-    if (byPath.has(p.path)) throw new Error(`${buildDir}: two pages have the path ${p.path}`);
-    if (bySlug.has(p.slug)) throw new Error(`${buildDir}: two pages have the slug ${p.slug}`);
-    byPath.set(p.path, p);
-    bySlug.set(p.slug, p);
-  }
+  const index = await PageIndex.open(path.join(buildDir, PAGE_INDEX_FILE));
+  if (index.size === 0) throw new Error(`${buildDir}: no pages`);
+  const { pages, byPath, bySlug } = indexedPages(index, config.siteUrl);
   if (manifest.counts.pages !== pages.length) {
     throw new Error(`${buildDir}: the manifest counts ${manifest.counts.pages} pages, the build holds ${pages.length}`);
   }
@@ -218,8 +210,8 @@ export async function loadModel(config: ModelConfig, buildDir: string): Promise<
     company[section] = await makeRepresentation(Buffer.from(JSON.stringify(rebase.deep(info))));
   }));
 
-  const searchPages = new Map(entries.map((e, i) => [e.path, { title: e.title, url: pages[i]!.url, city: e.city, description: e.description, headings: e.headings }] as const));
-  const search = await openSearch(path.join(buildDir, 'search'), searchPages, cursorKey(config.cursorSecret, manifest.content_id));
+  const search = await openSearch(path.join(buildDir, 'search'), { size: pages.length, get: (p) => byPath.get(p), values: () => pages.values() },
+    cursorKey(config.cursorSecret, manifest.content_id));
   let store;
   try {
     const pack = await fsp.open(path.join(buildDir, PAGE_PACK_FILE), 'r');

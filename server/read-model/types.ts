@@ -21,8 +21,14 @@ export interface Representation {
  * from the build's page files when asked for, page-store.ts), with `url` recomposed on the running
  * server's SITE_URL from `path`.
  */
-export interface LoadedPage extends Omit<PageIndexEntry, 'headings'> {
-  url: string;
+export interface LoadedPage extends Readonly<PageIndexEntry> {
+  readonly url: string;
+}
+
+/** Pages by one of their keys (path, slug). */
+export interface PageLookup {
+  get(key: string): LoadedPage | undefined;
+  has(key: string): boolean;
 }
 
 /** A page's full Markdown on this server's SITE_URL, and its headings with where each section starts (parts.ts). */
@@ -35,8 +41,8 @@ export interface LoadedModel {
   manifest: Manifest;
   pages: readonly LoadedPage[];
   /** Normalized site path → page. The only way read_page finds a page. */
-  byPath: ReadonlyMap<string, LoadedPage>;
-  bySlug: ReadonlyMap<string, LoadedPage>;
+  byPath: PageLookup;
+  bySlug: PageLookup;
   /** get_company_info bodies, serialized once at load. */
   company: Readonly<Record<CompanySection, Representation>>;
   /**

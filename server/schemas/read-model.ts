@@ -4,8 +4,9 @@
  * Layout under READ_MODEL_DIR (default var/read-model):
  *   current                       {"build_id": "<id>"}, replaced atomically (write + rename) last
  *   builds/<id>/manifest.json     ManifestSchema
- *   builds/<id>/pages.ndjson      PageIndexEntrySchema, one line per page, by path: what a server
- *                                 loads (the page bodies stay on disk until asked for)
+ *   builds/<id>/pages.idx         the page index (server/read-model/page-index.ts): every page's
+ *                                 PageIndexEntrySchema fields, by path, binary: what a server loads
+ *                                 (the page bodies stay on disk until asked for)
  *   builds/<id>/pages.pack        every page's JSON (as in pages/), back to back: what a server reads
  *   builds/<id>/pages/<slug>.json ReadModelPageSchema, one per published page
  *   builds/<id>/company/<section>.json  CompanyInfo for each get_company_info section
@@ -18,8 +19,9 @@ import { CitySlugSchema } from './cities.ts';
  * 2: `search/` holds the compiled search lexicon and the real-words filters, which the server needs.
  * 3: the manifest names the build's content (`content_id`), from which cursors are signed;
  *    `pages.ndjson` indexes the pages in `pages.pack`, so a server loads without opening every page file.
+ * 4: the page index is binary (`pages.idx`), without headings: the search sidecar holds their stems.
  */
-export const READ_MODEL_SCHEMA_VERSION = 3;
+export const READ_MODEL_SCHEMA_VERSION = 4;
 
 export const PAGE_KINDS = ['home', 'service', 'city', 'service-city', 'guide', 'info'] as const;
 
@@ -40,20 +42,25 @@ export const ReadModelPageSchema = z.object({
   hash: z.string().regex(/^[0-9a-f]{64}$/),
 });
 
-export const PAGE_INDEX_FILE = 'pages.ndjson';
+export const PAGE_INDEX_FILE = 'pages.idx';
 export const PAGE_PACK_FILE = 'pages.pack';
 
 /**
- * One line of `pages.ndjson`: a page without its Markdown (its JSON is read from `pages.pack` when
- * asked for, and checked against `hash` then) but with its headings, which search ranks on.
+ * One page of the page index: a page without its Markdown (its JSON is read from `pages.pack` when
+ * asked for, and checked against `hash` then).
  */
 export const PageIndexEntrySchema = ReadModelPageSchema.omit({ url: true, markdown: true }).extend({
-  /** The page's headings as one text (server/search/plain-text.ts `headingText`). */
-  headings: z.string(),
   /** Where the page's JSON starts in `pages.pack`, and its length, in bytes. */
   offset: z.number().int().nonnegative(),
   length: z.number().int().positive(),
 });
+
+/** The head of `pages.idx`: its page count and the cities and kinds its pages name by number. */
+export const PageIndexHeadSchema = z.object({
+  pages: z.number().int().nonnegative(),
+  cities: z.array(ReadModelPageSchema.shape.city),
+  kinds: z.array(ReadModelPageSchema.shape.kind),
+}).strict();
 
 export const ManifestSchema = z.object({
   schema_version: z.literal(READ_MODEL_SCHEMA_VERSION),

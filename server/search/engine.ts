@@ -32,10 +32,10 @@ import { CompiledLexiconSchema } from '../schemas/lexicon.ts';
 import { analyze, normalizeQuery, type Term } from './analyze.ts';
 import { BloomFilter } from './bloom.ts';
 import { Lexicon } from './lexicon.ts';
-import { PageStems } from './page-stems.ts';
+import type { PageStems } from './page-stems.ts';
 import { rank, type RankedPage, type TermMatch } from './rank.ts';
 import { fieldFactor } from './weights.ts';
-import { ENGLISH_WORDS_FILE, LEXICON_FILE, PAGEFIND_DIR, readSidecar, SPANISH_WORDS_FILE, textOffsets, TEXTS_FILE } from './sidecar.ts';
+import { ENGLISH_WORDS_FILE, LEXICON_FILE, PAGEFIND_DIR, readSidecar, SPANISH_WORDS_FILE, TEXTS_FILE } from './sidecar.ts';
 import { stem } from './stem-es.ts';
 import { TextPack } from './text-pack.ts';
 import { words as foldedWords } from './text.ts';
@@ -96,12 +96,17 @@ const WARM_BUDGET_MS = 3000;
 const WARM_MAX_PAGE_SHARE = 0.1;
 
 export interface PageInfo {
-  title: string;
-  url: string;
-  city: string;
-  description?: string;
-  /** The page's headings, one text (a heading match counts above a body match). */
-  headings?: string;
+  readonly title: string;
+  readonly url: string;
+  readonly city: string;
+  readonly description?: string;
+}
+
+/** The pages of the loaded model by site path (a Map, or the model's page index). */
+export interface PageInfos {
+  readonly size: number;
+  get(path: string): PageInfo | undefined;
+  values(): Iterable<PageInfo>;
 }
 
 interface Doc {
@@ -173,7 +178,7 @@ function familyKey(term: string): string {
  * Words of page titles and descriptions, most frequent first, as the analysis would look them up:
  * what the engine warms its word cache with.
  */
-function warmTermsOf(pages: ReadonlyMap<string, PageInfo>, vocabulary: Vocabulary, filler: ReadonlySet<string>, max: number): string[] {
+function warmTermsOf(pages: PageInfos, vocabulary: Vocabulary, filler: ReadonlySet<string>, max: number): string[] {
   const counts = new Map<string, number>();
   for (const p of pages.values()) {
     for (const w of new Set(foldedWords(`${p.title} ${p.description ?? ''}`))) counts.set(w, (counts.get(w) ?? 0) + 1);
@@ -448,20 +453,16 @@ const invalidCursor = () =>
  * path → title, URL and city, from the loaded model) is what results show, and only pages in
  * it are returned; `cursorKey` signs its cursors (cursor.ts `cursorKey`).
  */
-export async function openSearch(searchDir: string, pages: ReadonlyMap<string, PageInfo>, cursorKey: Buffer, memory: SearchMemory = DEFAULT_MEMORY): Promise<SearchEngine> {
+export async function openSearch(searchDir: string, pages: PageInfos, cursorKey: Buffer, memory: SearchMemory = DEFAULT_MEMORY): Promise<SearchEngine> {
   const sidecar = await readSidecar(searchDir);
   const docs = new Map<string, Doc>();
-  const infos = sidecar.pages.map((p) => pages.get(p.path));
-  sidecar.pages.forEach((p, index) => {
-    const info = infos[index];
-    if (info !== undefined) docs.set(p.id, { index, path: p.path, title: info.title, url: info.url, city: info.city as CitySlug | '' });
-  });
-  // One numbering and one word memo for both fields: titles' words recur in headings.
-  const ids = new Map<string, number>();
-  const memo = new Map<string, number>();
-  const titles = PageStems.of(infos.map((info) => info?.title ?? ''), ids, memo);
-  const heads = PageStems.of(infos.map((info) => (info === undefined ? '' : `${info.headings ?? ''} ${info.description ?? ''}`)), ids, memo);
-  const texts = new TextPack(path.join(searchDir, TEXTS_FILE), textOffsets(sidecar.pages), memory.textCacheBytes);
+  for (let index = 0; index < sidecar.size; index++) {
+    const p = sidecar.path(index);
+    const info = pages.get(p);
+    if (info !== undefined) docs.set(sidecar.id(index), { index, path: p, title: info.title, url: info.url, city: info.city as CitySlug | '' });
+  }
+  const { titles, heads } = sidecar.stems();
+  const texts = new TextPack(path.join(searchDir, TEXTS_FILE), sidecar.textOffsets(), memory.textCacheBytes);
   const bloom = (name: string) => fs.readFile(path.join(searchDir, name)).then((data) => BloomFilter.from(data));
   const [compiled, spanish, english] = await Promise.all([
     fs.readFile(path.join(searchDir, LEXICON_FILE), 'utf8').then((raw) => CompiledLexiconSchema.parse(JSON.parse(raw))),
@@ -476,7 +477,7 @@ export async function openSearch(searchDir: string, pages: ReadonlyMap<string, P
     texts.close();
     throw err;
   }
-  const vocabulary = new Vocabulary(sidecar.vocabulary, sidecar.pages.length);
+  const vocabulary = new Vocabulary(sidecar.vocabularyData(), sidecar.size);
   const engine = new SearchEngine(pagefind, docs, { texts, titles, heads }, vocabulary, lexicon, new CursorCodec(cursorKey),
     docs.size <= memory.preloadMaxPages ? warmTermsOf(pages, vocabulary, lexicon.filler, WARM_CACHE_WORDS) : [], memory);
   try {

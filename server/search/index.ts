@@ -3,4 +3,4 @@
  * `close` when the server swaps in another build. The index itself is written by
  * build-scripts/pagefind/search-index.ts.
  */
-export { openSearch, searchPages, SearchEngine, type PageInfo, type SearchMemory } from './engine.ts';
+export { openSearch, searchPages, SearchEngine, type PageInfo, type PageInfos, type SearchMemory } from './engine.ts';

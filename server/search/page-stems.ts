@@ -2,7 +2,8 @@
  * The stems of one field (titles, or headings and descriptions) of every page, compact: each
  * distinct stem gets a number, and each page its sorted stem numbers, all pages in one typed
  * array. A Set of strings per page costs about a hundred bytes a stem and dominated the search's
- * memory on large sites; this costs four. Stemming runs once per distinct word, not per occurrence.
+ * memory on large sites; this costs four. The build computes them (search stage) and writes them
+ * in the sidecar, so a server opening a build stems nothing: it views the sidecar's arrays.
  */
 import { stem } from './stem-es.ts';
 import { words as foldedWords } from './text.ts';
@@ -15,6 +16,54 @@ function grown(a: Int32Array<ArrayBuffer>, atLeast: number, fill: number): Int32
   return out;
 }
 
+/** The distinct stems of a text's folded words; `memo` (folded word → stem) may be shared by many texts. */
+export function fieldStems(text: string, memo: Map<string, string> = new Map()): string[] {
+  const out = new Set<string>();
+  for (const w of foldedWords(text)) {
+    let s = memo.get(w);
+    if (s === undefined) {
+      s = stem(w);
+      if (memo.size >= 100_000) memo.clear();
+      memo.set(w, s);
+    }
+    out.add(s);
+  }
+  return [...out];
+}
+
+/** Lays out one field's stems page after page, numbering stems in `ids` (which fields may share). */
+export class PageStemsBuilder {
+  private readonly starts: number[] = [0];
+  private stems = new Int32Array(1024);
+  private n = 0;
+  // The page a stem number was last added for: a page's numbers are kept once each without a Set.
+  private lastPage = new Int32Array(1024).fill(-1);
+
+  constructor(readonly ids: Map<string, number> = new Map()) {}
+
+  /** The next page's stems. */
+  add(stems: Iterable<string>): void {
+    const page = this.starts.length - 1;
+    const from = this.n;
+    for (const s of stems) {
+      let id = this.ids.get(s);
+      if (id === undefined) this.ids.set(s, (id = this.ids.size));
+      if (id >= this.lastPage.length) this.lastPage = grown(this.lastPage, id + 1, -1);
+      if (this.lastPage[id] === page) continue;
+      this.lastPage[id] = page;
+      if (this.n === this.stems.length) this.stems = grown(this.stems, this.n + 1, 0);
+      this.stems[this.n++] = id;
+    }
+    this.stems.subarray(from, this.n).sort();
+    this.starts.push(this.n);
+  }
+
+  /** Page i's stem numbers are `stems[starts[i] .. starts[i + 1])`, ascending. */
+  finish(): { starts: Uint32Array; stems: Int32Array } {
+    return { starts: Uint32Array.from(this.starts), stems: this.stems.slice(0, this.n) };
+  }
+}
+
 export class PageStems {
   private constructor(
     private readonly ids: ReadonlyMap<string, number>,
@@ -23,35 +72,17 @@ export class PageStems {
     private readonly stems: Int32Array,
   ) {}
 
-  /** One field per page, in page order; `memo` (folded word → stem number) may be shared by fields with the same `ids`. */
-  static of(texts: Iterable<string>, ids: Map<string, number> = new Map(), memo: Map<string, number> = new Map()): PageStems {
-    const starts: number[] = [0];
-    let stems = new Int32Array(1024);
-    // The page a stem number was last added for: a page's numbers are kept once each without a Set.
-    let lastPage = new Int32Array(1024).fill(-1);
-    let n = 0;
-    let page = 0;
-    for (const text of texts) {
-      const from = n;
-      for (const w of foldedWords(text)) {
-        let id = memo.get(w);
-        if (id === undefined) {
-          const s = stem(w);
-          id = ids.get(s);
-          if (id === undefined) ids.set(s, (id = ids.size));
-          memo.set(w, id);
-        }
-        if (id >= lastPage.length) lastPage = grown(lastPage, id + 1, -1);
-        if (lastPage[id] === page) continue;
-        lastPage[id] = page;
-        if (n === stems.length) stems = grown(stems, n + 1, 0);
-        stems[n++] = id;
-      }
-      stems.subarray(from, n).sort();
-      starts.push(n);
-      page++;
-    }
-    return new PageStems(ids, Uint32Array.from(starts), stems.slice(0, n));
+  /** One field per page, in page order; fields with the same `ids` and `memo` are numbered alike. */
+  static of(texts: Iterable<string>, ids: Map<string, number> = new Map(), memo: Map<string, string> = new Map()): PageStems {
+    const builder = new PageStemsBuilder(ids);
+    for (const text of texts) builder.add(fieldStems(text, memo));
+    const { starts, stems } = builder.finish();
+    return new PageStems(ids, starts, stems);
+  }
+
+  /** Stems laid out by `PageStemsBuilder` (as the sidecar holds them), numbered by `ids`. */
+  static over(ids: ReadonlyMap<string, number>, starts: Uint32Array, stems: Int32Array): PageStems {
+    return new PageStems(ids, starts, stems);
   }
 
   /** Whether page `i`'s field has any of `stems`. */

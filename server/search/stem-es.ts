@@ -133,13 +133,14 @@ function residual(w: string, r: Regions): string {
  * Nouns the algorithm takes for verbs: "-ed" is a verb ending (vosotros imperative), so "pared"
  * would stem to "par" and match "para". Snowball keeps such lists for other languages too.
  */
-const EXCEPTIONS: Readonly<Record<string, string>> = {
+const EXCEPTIONS: ReadonlyMap<string, string> = new Map(Object.entries({
   pared: 'pared', paredes: 'pared', red: 'red', redes: 'red', cesped: 'cesped', huesped: 'huesped', huespedes: 'huesped',
-};
+}));
 
 /** Stem of one folded word. Regions are marked once, on the whole word, as the algorithm does. */
 export function stem(word: string): string {
-  const exception = EXCEPTIONS[word];
+  // A Map, not an object: "constructor" or "tostring" are words too, not inherited properties.
+  const exception = EXCEPTIONS.get(word);
   if (exception !== undefined) return exception;
   if (word.length < 3) return word;
   let w = word;

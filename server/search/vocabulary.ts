@@ -62,54 +62,125 @@ export function* near(buckets: ReadonlyMap<number, readonly string[]>, n: number
   for (let l = n - 1; l <= n + 1; l++) yield* buckets.get(l) ?? [];
 }
 
+/** Strings by number: a column of the sidecar, or an array. */
+export interface StringList {
+  readonly size: number;
+  get(i: number): string;
+  /** String i against `key`, as `<` orders them (binary-file.ts `StringColumn.compare`). */
+  compare?(i: number, key: string): number;
+}
+
+/**
+ * A build's vocabulary as the sidecar holds it: words sorted (UTF-16 order), the pages each
+ * appears in, and the words of each stem in the order `family` lists them (`wordsByStem`).
+ */
+export interface VocabularyData {
+  words: StringList;
+  pages: ArrayLike<number>;
+  /** Stem → its number: `byStem[byStemStarts[n] .. byStemStarts[n + 1])` are the words of stem n. */
+  stemIds: ReadonlyMap<string, number>;
+  byStemStarts: ArrayLike<number>;
+  byStem: ArrayLike<number>;
+}
+
+const compareWords = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Most frequent first, then the shorter, then alphabetical: the order a stem's words are tried in. */
+function byRank(pages: ArrayLike<number>, word: (i: number) => string): (a: number, b: number) => number {
+  return (a, b) => (pages[b]! - pages[a]!) || (word(a).length - word(b).length) || compareWords(word(a), word(b));
+}
+
+/** Word numbers grouped by stem number (`stemOf[i]` of word i), each group in rank order. */
+export function wordsByStem(words: readonly string[], pages: ArrayLike<number>, stemOf: ArrayLike<number>, stems: number): { starts: Uint32Array; order: Uint32Array } {
+  const starts = new Uint32Array(stems + 1);
+  for (let i = 0; i < words.length; i++) starts[stemOf[i]! + 1]!++;
+  for (let s = 0; s < stems; s++) starts[s + 1]! += starts[s]!;
+  const order = new Uint32Array(words.length);
+  const next = starts.slice(0, stems);
+  for (let i = 0; i < words.length; i++) order[next[stemOf[i]!]!++] = i;
+  const rank = byRank(pages, (i) => words[i]!);
+  for (let s = 0; s < stems; s++) order.subarray(starts[s]!, starts[s + 1]!).sort(rank);
+  return { starts, order };
+}
+
+/** The vocabulary data of `entries` (word, pages, stem when known), made in memory. */
+function dataOf(entries: Iterable<readonly [string, number, string?]>): VocabularyData {
+  const sorted = [...entries].sort((a, b) => compareWords(a[0], b[0]));
+  const words = sorted.map(([w]) => w);
+  const pages = sorted.map(([, n]) => n);
+  const stemIds = new Map<string, number>();
+  const stemOf = sorted.map(([w, , known]) => {
+    const s = known ?? stem(w);
+    let id = stemIds.get(s);
+    if (id === undefined) stemIds.set(s, (id = stemIds.size));
+    return id;
+  });
+  const { starts, order } = wordsByStem(words, pages, stemOf, stemIds.size);
+  return { words: { size: words.length, get: (i) => words[i]! }, pages, stemIds, byStemStarts: starts, byStem: order };
+}
+
 export class Vocabulary {
-  /** stem → folded words with that stem, most frequent first. */
-  private readonly byStem = new Map<string, string[]>();
-  private readonly df = new Map<string, number>();
-  private readonly wordsByLength: Map<number, string[]>;
-  private readonly stemsByLength: Map<number, string[]>;
+  private readonly data: VocabularyData;
+  /** For typo correction, made on its first use: every word's string, by length. */
+  private lengths: { words: Map<number, string[]>; stems: Map<number, string[]> } | undefined;
   /** correct() answers, bounded: a query word is looked up on every search that has it. */
   private readonly corrections = new Map<string, string | null>();
 
-  /** `entries`: folded word and the number of pages it appears in; `size`: pages in the build (0: unknown). */
-  constructor(entries: Iterable<readonly [string, number]>, readonly size = 0) {
-    for (const [word, df] of entries) {
-      this.df.set(word, df);
-      const s = stem(word);
-      const list = this.byStem.get(s);
-      if (list === undefined) this.byStem.set(s, [word]);
-      else list.push(word);
+  /**
+   * `entries`: folded word, the number of pages it appears in, and its stem when known; or the
+   * data as the sidecar holds it (nothing made per word at open). `size`: pages in the build (0: unknown).
+   */
+  constructor(entries: Iterable<readonly [string, number, string?]> | VocabularyData, readonly size = 0) {
+    this.data = 'stemIds' in entries ? entries : dataOf(entries);
+  }
+
+  /** The number of `word`, or -1 (binary search of the sorted words). */
+  private find(word: string): number {
+    const words = this.data.words;
+    let lo = 0;
+    let hi = words.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const c = words.compare ? words.compare(mid, word) : compareWords(words.get(mid), word);
+      if (c === 0) return mid;
+      if (c < 0) lo = mid + 1;
+      else hi = mid;
     }
-    for (const list of this.byStem.values()) list.sort((a, b) => this.rank(a, b));
-    this.wordsByLength = byLength(this.df.keys());
-    this.stemsByLength = byLength(this.byStem.keys());
+    return -1;
   }
 
   /** Pages the word appears in (0 when the build does not have it). */
   pages(word: string): number {
-    return this.df.get(word) ?? 0;
+    const i = this.find(word);
+    return i < 0 ? 0 : this.data.pages[i]!;
   }
 
   /** Pages the words of a query word's family appear in, at most (the largest count of any of them). */
   familyPages(t: string): number {
     let max = 0;
-    for (const w of this.family(t)) max = Math.max(max, this.pages(w));
+    this.eachOfFamily(t, (i) => { max = Math.max(max, this.data.pages[i]!); });
     return max;
   }
 
   /** Every word of the build, alphabetically. */
   words(): string[] {
-    return [...this.df.keys()].sort();
+    return Array.from({ length: this.data.words.size }, (_, i) => this.data.words.get(i));
   }
 
   /** Page words a query word matches (empty when it matches nothing in this build). */
   family(t: string): string[] {
     const out: string[] = [];
-    for (const s of familyStems(t)) {
-      const list = this.byStem.get(s);
-      if (list !== undefined) out.push(...list);
-    }
+    this.eachOfFamily(t, (i) => { out.push(this.data.words.get(i)); });
     return out;
+  }
+
+  private eachOfFamily(t: string, each: (word: number) => void): void {
+    const { stemIds, byStemStarts, byStem } = this.data;
+    for (const s of familyStems(t)) {
+      const n = stemIds.get(s);
+      if (n === undefined) continue;
+      for (let k = byStemStarts[n]!; k < byStemStarts[n + 1]!; k++) each(byStem[k]!);
+    }
   }
 
   /**
@@ -128,23 +199,35 @@ export class Vocabulary {
     return known ?? undefined;
   }
 
+  private byLength() {
+    if (this.lengths === undefined) {
+      const { stemIds, byStemStarts } = this.data;
+      // Stems with words only: the list holds the stems of titles and headings too.
+      const stems = [...stemIds].filter(([, n]) => byStemStarts[n + 1]! > byStemStarts[n]!).map(([s]) => s);
+      this.lengths = { words: byLength(this.words()), stems: byLength(stems) };
+    }
+    return this.lengths;
+  }
+
   private closest(t: string): string | undefined {
+    const lengths = this.byLength();
     let best: string | undefined;
-    for (const w of near(this.wordsByLength, t.length)) {
+    for (const w of near(lengths.words, t.length)) {
       if (withinOneEdit(t, w) && (best === undefined || this.rank(w, best) < 0)) best = w;
     }
     if (best !== undefined) return best;
     const st = stem(t);
     if (st.length < MIN_BASE) return undefined;
-    for (const s of near(this.stemsByLength, st.length)) {
+    const { stemIds, byStemStarts, byStem } = this.data;
+    for (const s of near(lengths.stems, st.length)) {
       if (s.length < MIN_BASE || !withinOneEdit(st, s)) continue;
-      const w = this.byStem.get(s)![0]!;
+      const w = this.data.words.get(byStem[byStemStarts[stemIds.get(s)!]!]!);
       if (best === undefined || this.rank(w, best) < 0) best = w;
     }
     return best;
   }
 
   private rank(a: string, b: string): number {
-    return (this.df.get(b)! - this.df.get(a)!) || (a.length - b.length) || (a < b ? -1 : a > b ? 1 : 0);
+    return (this.pages(b) - this.pages(a)) || (a.length - b.length) || compareWords(a, b);
   }
 }

@@ -12,6 +12,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseConfig } from '../../server/config.ts';
 import { readPointer, writePointer, buildPath } from '../../server/read-model/pointer.ts';
+import { PageIndex } from '../../server/read-model/page-index.ts';
+import { PAGE_INDEX_FILE } from '../../server/schemas/read-model.ts';
 import { builtReadModel } from '../helpers/built-site.ts';
 import { serverEnv, startServerProcess, stubSite } from './helpers/cluster.ts';
 
@@ -47,8 +49,8 @@ test('128 descriptors: a model of more page files than that starts from its page
   const model = await ownReadModel();
   const site = await stubSite();
   const limit = 128;
-  const index = (await fs.readFile(path.join(buildPath(model.dir, model.id), 'pages.ndjson'), 'utf8')).trim().split('\n');
-  const paths = index.map((line) => (JSON.parse(line) as { path: string }).path);
+  const index = await PageIndex.open(path.join(buildPath(model.dir, model.id), PAGE_INDEX_FILE));
+  const paths = Array.from({ length: index.size }, (_, i) => index.path(i));
   assert.ok(paths.length > 3 * limit, `${paths.length} page files, ${limit} descriptors`);
   const server = await startServerProcess(serverEnv({
     SITE_URL: model.siteUrl, READ_MODEL_DIR: model.dir, DIST_DIR: site.distDir, RATE_LIMIT_ANONYMOUS: '100000',

@@ -9,15 +9,20 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildSearchIndex, endSessions, indexedText, indexSession } from '../../../build-scripts/pagefind/search-index.ts';
 import { pagefindChildren, pagefindChildrenGone } from '../../helpers/processes.ts';
-import { PAGEFIND_DIR, readIndexedPages, readSidecar as readSidecarFile, type Sidecar } from '../../../server/search/sidecar.ts';
-import { words } from '../../../server/search/text.ts';
+import { PAGEFIND_DIR, readIndexedPages, readSidecar as readSidecarFile } from '../../../server/search/sidecar.ts';
+import { fold, words } from '../../../server/search/text.ts';
+import { headingText } from '../../../server/search/plain-text.ts';
+import { stem } from '../../../server/search/stem-es.ts';
+import { familyStems, Vocabulary } from '../../../server/search/vocabulary.ts';
 import { ROOT } from '../../../server/config.ts';
 import { buildFixtureIndex, fixturePages, SITE, type BuiltIndex } from '../../server/search/fixtures.ts';
 
 let built: BuiltIndex;
-let sidecar: Omit<Sidecar, 'pages'> & { pages: Array<Sidecar['pages'][number] & { text: string }> };
-
-const readSidecar = async (dir: string) => ({ ...(await readSidecarFile(dir)), pages: await readIndexedPages(dir) });
+const readSidecar = async (dir: string) => {
+  const file = await readSidecarFile(dir);
+  return { site_url: file.siteUrl, vocabulary: [...file.vocabulary()].map(([w, n]) => [w, n] as const), pages: await readIndexedPages(dir) };
+};
+let sidecar: Awaited<ReturnType<typeof readSidecar>>;
 
 test.before(async () => {
   built = await buildFixtureIndex();
@@ -72,6 +77,37 @@ test('vocabulary: folded words of titles and texts with their page counts', () =
     assert.is(df.get(word), expected, word);
   }
   assert.equal(sidecar.vocabulary.map(([w]) => w), [...df.keys()].sort());
+});
+
+test('the sidecar holds each page\'s title stems and heading stems (headings and description), and each word\'s stem', async () => {
+  const file = await readSidecarFile(built.dir);
+  const { titles, heads } = file.stems();
+  const probes = ['fontanero', 'fontanería', 'cerrajero', 'electricista', 'vigo', 'málaga', 'palmas', 'precio', 'funciona', 'presupuesto', 'agua', 'zzz'];
+  for (let i = 0; i < file.size; i++) {
+    const page = built.pages.find((p) => p.path === file.path(i))!;
+    const titleSet = new Set(words(page.title).map(stem));
+    const headSet = new Set(words(`${headingText(page.markdown)} ${page.description}`).map(stem));
+    for (const q of probes) {
+      const family = familyStems(fold(q));
+      assert.is(titles.hasAny(i, family), [...family].some((s) => titleSet.has(s)), `${q} in the title of ${page.path}`);
+      assert.is(heads.hasAny(i, family), [...family].some((s) => headSet.has(s)), `${q} in the headings of ${page.path}`);
+    }
+  }
+  for (const [word, , wordStem] of file.vocabulary()) assert.is(wordStem, stem(word), word);
+});
+
+test('the vocabulary as the sidecar lays it out answers as one made from its words', async () => {
+  const file = await readSidecarFile(built.dir);
+  const laidOut = new Vocabulary(file.vocabularyData(), file.size);
+  const made = new Vocabulary([...file.vocabulary()].map(([w, n]) => [w, n] as const), file.size);
+  assert.equal(laidOut.words(), made.words());
+  const probes = [...made.words(), 'fontanero', 'fontaneros', 'fontanro', 'cerrajro', 'electrisista', 'vigo', 'bigo', 'zzzzzz', 'a', ''];
+  for (const w of probes) {
+    assert.is(laidOut.pages(w), made.pages(w), `pages ${w}`);
+    assert.equal(laidOut.family(w), made.family(w), `family ${w}`);
+    assert.is(laidOut.familyPages(w), made.familyPages(w), `familyPages ${w}`);
+    assert.is(laidOut.correct(w), made.correct(w), `correct ${w}`);
+  }
 });
 
 test('a rebuild replaces the folder', async () => {

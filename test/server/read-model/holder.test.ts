@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { parseConfig } from '../../../server/config.ts';
 import { createLogger } from '../../../server/log.ts';
 import { openModel } from '../../../server/read-model/holder.ts';
+import { PageIndex } from '../../../server/read-model/page-index.ts';
 import { buildPath } from '../../../server/read-model/pointer.ts';
 import { CompanyInfoSchema, PageSchema } from '../../../server/schemas/resources.ts';
 import { createReadModel, FIXTURE_SITE_URL, sharedReadModel } from '../../helpers/read-model.ts';
@@ -82,26 +83,32 @@ test('served under another SITE_URL, page and company URLs follow the server', a
   }
 });
 
-test('a read model whose page index does not validate is refused with the line at fault; a page changed in the pack after the build fails that page alone', async () => {
+test('a page index damaged, of another format or naming a city the schema does not know is refused, saying so; a page changed in the pack after the build fails that page alone', async () => {
   const fixture = await createReadModel();
   try {
     const buildDir = buildPath(fixture.dir, fixture.buildId);
-    const index = path.join(buildDir, 'pages.ndjson');
-    const good = await fs.readFile(index, 'utf8');
-    const lines = good.split('\n');
-    const at = lines.findIndex((l) => l.includes('"slug":"fontaneria"'));
-    lines[at] = JSON.stringify({ ...JSON.parse(lines[at]!), path: '/../../etc/' });
-    await fs.writeFile(index, lines.join('\n'));
-    const err = await openModel(configFor(fixture.dir), log, { watch: false }).then(() => null, (e: Error) => e);
-    assert.match(String(err?.message), `pages.ndjson line ${at + 1}: path`);
-    lines[at] = '{not json';
-    await fs.writeFile(index, lines.join('\n'));
-    assert.match(String((await openModel(configFor(fixture.dir), log, { watch: false }).catch((e: Error) => e))), 'not JSON');
+    const index = path.join(buildDir, 'pages.idx');
+    const good = await fs.readFile(index);
+    const refusal = async (bytes: Buffer) => {
+      await fs.writeFile(index, bytes);
+      return String(await openModel(configFor(fixture.dir), log, { watch: false }).then(() => null, (e: Error) => e));
+    };
+    const at = good.indexOf('/servicios/fontaneria/');
+    assert.ok(at > 0);
+    const damaged = Buffer.from(good);
+    damaged.write('/../../etc/', at, 'latin1');
+    assert.match(await refusal(damaged), 'pages.idx: damaged');
+    const otherFormat = Buffer.from(good);
+    otherFormat.writeUInt32LE(99, 8);
+    assert.match(await refusal(otherFormat), 'pages.idx: format 99, this server reads format 1: rebuild the read model');
+    assert.match(await refusal(good.subarray(0, good.length - 8)), 'pages.idx: damaged');
+    assert.match(await refusal(Buffer.from('{"path":"/"}\n')), 'pages.idx: not a AGPAGIDX file');
     await fs.writeFile(index, good);
 
     // Pages are read from the pack when asked for: one changed after the build is refused, the others serve.
     const pack = path.join(buildDir, 'pages.pack');
-    const entry = JSON.parse(good.split('\n')[at]!) as { offset: number; length: number };
+    const pageIndex = await PageIndex.open(index);
+    const entry = pageIndex.entry(pageIndex.findSlug('fontaneria'));
     const bytes = await fs.readFile(pack);
     const json = bytes.subarray(entry.offset, entry.offset + entry.length).toString('utf8');
     const changed = Buffer.from(json.replace('Reparación', 'Reparacióm'));
@@ -150,7 +157,7 @@ test('a new build is swapped in without a restart; a broken one is refused and t
       editPages: (pages) => pages.map((p) => (p.slug === 'cerrajeria' ? { ...p, city: 'paris' as never } : p)),
     });
     const err = await holder.reload().then(() => null, (e: Error) => e);
-    assert.match(String(err?.message), 'pages.ndjson');
+    assert.match(String(err?.message), 'pages.idx: cities.');
     assert.is(holder.current().manifest.build_id, 'second', 'the old model still serves');
   } finally {
     await holder.close();

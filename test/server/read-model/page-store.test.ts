@@ -8,7 +8,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildPath } from '../../../server/read-model/pointer.ts';
-import { readPageIndex } from '../../../server/read-model/page-index.ts';
+import { PageIndex } from '../../../server/read-model/page-index.ts';
 import { createPageStore } from '../../../server/read-model/page-store.ts';
 import { PAGE_INDEX_FILE, PAGE_PACK_FILE } from '../../../server/schemas/read-model.ts';
 import type { LoadedPage, Representation } from '../../../server/read-model/types.ts';
@@ -18,11 +18,8 @@ import { startTestServer } from '../../helpers/server.ts';
 
 /** The fixture's pages as a server holds them: entries of its page index. */
 async function indexOf(fixture: ReadModelFixture): Promise<(slug: string) => LoadedPage> {
-  const entries = await readPageIndex(path.join(buildPath(fixture.dir, fixture.buildId), PAGE_INDEX_FILE));
-  return (slug) => {
-    const { headings: _headings, ...entry } = entries.find((e) => e.slug === slug)!;
-    return { ...entry, url: fixture.siteUrl + entry.path };
-  };
+  const index = await PageIndex.open(path.join(buildPath(fixture.dir, fixture.buildId), PAGE_INDEX_FILE));
+  return (slug) => ({ ...index.entry(index.findSlug(slug)), url: fixture.siteUrl + index.path(index.findSlug(slug)) });
 }
 
 const openPack = (fixture: ReadModelFixture) => fs.open(path.join(buildPath(fixture.dir, fixture.buildId), PAGE_PACK_FILE), 'r');

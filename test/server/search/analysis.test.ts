@@ -36,6 +36,11 @@ test('Snowball Spanish stems (published outputs for unaccented words)', () => {
   for (const [w, s] of Object.entries(cases)) assert.is(stem(w), s, w);
 });
 
+test('words that name object properties ("constructor", "tostring") stem as words', () => {
+  for (const w of ['constructor', 'tostring', 'valueof', 'hasownproperty']) assert.type(stem(w), 'string', w);
+  assert.is(stem('constructores'), stem('constructor'));
+});
+
 test('inflections share a stem; accents never matter', () => {
   for (const group of [
     ['fontanero', 'fontaneros', 'fontanera', 'fontaneras'],

@@ -11,7 +11,6 @@ import path from 'node:path';
 import { compileLexicon } from '../../../build-scripts/lexicon/compile.ts';
 import { buildSearchIndex } from '../../../build-scripts/pagefind/search-index.ts';
 import { ROOT } from '../../../server/config.ts';
-import { headingText } from '../../../server/search/plain-text.ts';
 import type { ReadModelPage } from '../../../server/schemas/read-model.ts';
 import type { PageInfo } from '../../../server/search/index.ts';
 import { cursorKey } from '../../../server/search/cursor.ts';
@@ -164,7 +163,7 @@ export function fixturePages(): ReadModelPage[] {
 }
 
 export const pageInfo = (pages: readonly ReadModelPage[]): Map<string, PageInfo> =>
-  new Map(pages.map((p) => [p.path, { title: p.title, url: p.url, city: p.city, description: p.description, headings: headingText(p.markdown) }]));
+  new Map(pages.map((p) => [p.path, { title: p.title, url: p.url, city: p.city, description: p.description }]));
 
 /** The cursor key of a fixture build (a real build derives it from its content id). */
 export const FIXTURE_CURSOR_KEY = cursorKey('', 'fixture content');

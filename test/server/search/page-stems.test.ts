@@ -26,7 +26,7 @@ test('hasAny answers as a Set of the field\'s stems does', () => {
   }
   // Two fields numbered together (titles and headings share one numbering) answer the same.
   const ids = new Map<string, number>();
-  const memo = new Map<string, number>();
+  const memo = new Map<string, string>();
   const reversed = [...FIELDS].reverse();
   const first = PageStems.of(reversed, ids, memo);
   const second = PageStems.of(FIELDS, ids, memo);

@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { writeSidecarFiles } from '../../../build-scripts/pagefind/sidecar-files.ts';
 import { splitWords, wordAt } from '../../../server/search/excerpt.ts';
-import { readIndexedPages, readSidecar, textOffsets, TEXTS_FILE } from '../../../server/search/sidecar.ts';
+import { readIndexedPages, readSidecar, SIDECAR_FILE, TEXTS_FILE } from '../../../server/search/sidecar.ts';
 import { TextPack } from '../../../server/search/text-pack.ts';
 
 const TEXTS = [
@@ -25,10 +25,10 @@ test.before(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-texts-'));
   await writeSidecarFiles(dir, {
     site_url: 'https://agentes.test',
-    pages: TEXTS.map((text, i) => ({ id: `es_${i}`, path: `/p${i}/`, text })),
+    pages: TEXTS.map((text, i) => ({ id: `es_${i}`, path: `/p${i}/`, text, titleStems: [], headStems: [] })),
     vocabulary: [['agua', 1]],
   });
-  offsets = textOffsets((await readSidecar(dir)).pages);
+  offsets = (await readSidecar(dir)).textOffsets();
 });
 
 test.after(async () => {
@@ -37,6 +37,23 @@ test.after(async () => {
 
 test('the writer stores each text as given, and the sidecar tools read them back', async () => {
   assert.equal((await readIndexedPages(dir)).map((p) => p.text), TEXTS);
+});
+
+test('a sidecar damaged or of another format is refused, saying so', async () => {
+  const file = path.join(dir, SIDECAR_FILE);
+  const good = await fs.readFile(file);
+  try {
+    const damaged = Buffer.from(good);
+    damaged[damaged.length - 1] = damaged[damaged.length - 1]! ^ 1;
+    await fs.writeFile(file, damaged);
+    assert.match(String(await readSidecar(dir).catch((e: Error) => e)), 'sidecar.bin: damaged');
+    const older = Buffer.from(good);
+    older.writeUInt32LE(3, 8);
+    await fs.writeFile(file, older);
+    assert.match(String(await readSidecar(dir).catch((e: Error) => e)), 'sidecar.bin: format 3, this server reads format 4: rebuild the read model');
+  } finally {
+    await fs.writeFile(file, good);
+  }
 });
 
 test('a text evicted from the cache is read back identically', () => {
