@@ -1,0 +1,157 @@
+/**
+ * The postings files of one build (postings-format.ts), open: the page ids, word counts and the
+ * sorted vocabulary in memory (they grow with the pages and the words, not with the text), each
+ * word's record read from disk by offset when a search asks for it.
+ */
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { readAt, readInto } from '../read-model/read-at.ts';
+import { compareBytes } from './byte-order.ts';
+import { POSTINGS_FILE, POSTINGS_HEADER_FILE, PostingsHeaderSchema, type PostingsHeader, type PostingsSection } from './postings-format.ts';
+
+/** One page of a word form: where the word is on it (weights and positions) and in which meta fields. */
+export interface PagePosting {
+  page: number;
+  /** Weight, position, weight, position… in the index's order. */
+  locations: number[];
+  metaFields: number[];
+}
+
+/** A word's record: its forms (the word itself first, then its variants with diacritics) and their pages. */
+export interface WordPostings {
+  forms: string[];
+  pages: PagePosting[][];
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Unsigned LEB128 varints from a buffer. */
+class VarintReader {
+  pos = 0;
+  constructor(private readonly bytes: Uint8Array) {}
+  uint(): number {
+    let value = 0;
+    let scale = 1;
+    for (;;) {
+      const b = this.bytes[this.pos++];
+      if (b === undefined) throw new Error('postings: record ends early');
+      value += (b & 0x7f) * scale;
+      if (b < 0x80) return value;
+      scale *= 0x80;
+    }
+  }
+  text(): string {
+    const n = this.uint();
+    const s = utf8.decode(this.bytes.subarray(this.pos, this.pos + n));
+    this.pos += n;
+    return s;
+  }
+}
+
+function decodeRecord(bytes: Uint8Array): WordPostings {
+  const r = new VarintReader(bytes);
+  const variants = r.uint();
+  const forms: string[] = [];
+  for (let v = 0; v < variants; v++) forms.push(r.text());
+  const pages: PagePosting[][] = [];
+  for (let v = 0; v <= variants; v++) {
+    const count = r.uint();
+    const list: PagePosting[] = new Array(count);
+    let page = 0;
+    for (let i = 0; i < count; i++) {
+      page += r.uint();
+      const n = r.uint() * 2;
+      const locations: number[] = new Array(n);
+      for (let j = 0; j < n; j++) locations[j] = r.uint();
+      const m = r.uint();
+      const metaFields: number[] = new Array(m);
+      for (let j = 0; j < m; j++) metaFields[j] = r.uint();
+      list[i] = { page, locations, metaFields };
+    }
+    pages.push(list);
+  }
+  if (r.pos !== bytes.length) throw new Error('postings: a record has trailing bytes');
+  return { forms, pages };
+}
+
+export class PostingsIndex {
+  private closed = false;
+
+  private constructor(
+    private readonly fd: number,
+    readonly header: PostingsHeader,
+    /** Pagefind page id by page number. */
+    readonly ids: readonly string[],
+    /** Pagefind's word count by page number. */
+    readonly wordCounts: Uint32Array,
+    /** Index words, in byte order. */
+    readonly words: readonly string[],
+    private readonly offsets: Float64Array,
+  ) {}
+
+  static async open(searchDir: string): Promise<PostingsIndex> {
+    const header = PostingsHeaderSchema.parse(JSON.parse(await fsp.readFile(path.join(searchDir, POSTINGS_HEADER_FILE), 'utf8')));
+    const fd = fs.openSync(path.join(searchDir, POSTINGS_FILE), 'r');
+    try {
+      const section = (name: PostingsSection): Buffer => {
+        const [at, length] = header.sections[name];
+        const data = Buffer.alloc(length);
+        if (readInto(fd, data, length, at) !== length) throw new Error(`${POSTINGS_FILE}: section ${name} is cut short`);
+        return data;
+      };
+      const ids = section('ids').toString('utf8').split('\n');
+      const counts = section('wordCounts');
+      const wordCounts = new Uint32Array(counts.buffer, counts.byteOffset, counts.length / 4);
+      const words = header.words === 0 ? [] : section('vocabulary').toString('utf8').split('\n');
+      const raw = section('offsets');
+      const offsets = new Float64Array(raw.buffer, raw.byteOffset, raw.length / 8);
+      if (ids.length !== header.pages || wordCounts.length !== header.pages || words.length !== header.words || offsets.length !== header.words + 1) {
+        throw new Error(`${POSTINGS_FILE}: sections disagree with ${POSTINGS_HEADER_FILE}`);
+      }
+      return new PostingsIndex(fd, header, ids, wordCounts, words, offsets);
+    } catch (err) {
+      fs.closeSync(fd);
+      throw err;
+    }
+  }
+
+  /** Index of the first word not before `key` in byte order. */
+  private lowerBound(key: string): number {
+    let lo = 0;
+    let hi = this.words.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareBytes(this.words[mid]!, key) < 0) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Word numbers of the words that start with `prefix`, in order. */
+  extensions(prefix: string): number[] {
+    const out: number[] = [];
+    for (let i = this.lowerBound(prefix); i < this.words.length && this.words[i]!.startsWith(prefix); i++) out.push(i);
+    return out;
+  }
+
+  /** Number of `word`, or -1. */
+  find(word: string): number {
+    const i = this.lowerBound(word);
+    return this.words[i] === word ? i : -1;
+  }
+
+  postings(word: number): WordPostings {
+    if (this.closed) throw new Error('postings are closed');
+    const at = this.offsets[word]!;
+    const length = this.offsets[word + 1]! - at;
+    const bytes = readAt(this.fd, this.header.sections.records[0] + at, length);
+    if (bytes.length !== length) throw new Error(`${POSTINGS_FILE}: record ${word} is cut short`);
+    return decodeRecord(bytes);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    fs.closeSync(this.fd);
+  }
+}
