@@ -13,7 +13,8 @@ import { CborReader } from './cbor.ts';
 import { readPayload } from './files.ts';
 import { compareBytes } from '../../server/search/byte-order.ts';
 import { POSTINGS_FILE, POSTINGS_FORMAT, POSTINGS_HEADER_FILE, type PostingsHeader, type PostingsSection } from '../../server/search/postings-format.ts';
-import { PAGEFIND_DIR } from '../../server/search/sidecar.ts';
+import { readAt } from '../../server/read-model/read-at.ts';
+import { PAGEFIND_DIR, SIDECAR_FILE, SidecarSchema, TEXTS_FILE, textOffsets } from '../../server/search/sidecar.ts';
 
 const VERSION = '1.5.2';
 /** A location's weight before any weight marker (Pagefind's decoder starts there). */
@@ -61,14 +62,22 @@ class VarintFile {
   }
 }
 
-/** One page list (`[[page delta, locations, meta locations], …]`) at the reader, re-encoded into `out`. */
-function copyPages(r: CborReader, out: VarintFile): void {
+/**
+ * One page list (`[[page delta, locations, meta locations], …]`) at the reader, re-encoded into
+ * `out`, each location with the id of the text word at its position in `pageTokens` (0: none).
+ */
+function copyPages(r: CborReader, out: VarintFile, pageTokens: readonly Uint32Array[]): void {
   const count = r.array();
   out.uint(count);
+  let page = 0;
   for (let i = 0; i < count; i++) {
     const fields = r.array();
     if (fields !== 2 && fields !== 3) throw new Error(`postings: a page entry of ${fields} fields`);
-    out.uint(r.uint());
+    const delta = r.uint();
+    page += delta;
+    out.uint(delta);
+    const tokens = pageTokens[page];
+    if (tokens === undefined) throw new Error(`postings: page ${page} is not in the index's page list`);
     // Locations: a negative number sets the weight of those after it, whose positions restart
     // from zero; the others are deltas from the previous position.
     const n = r.array();
@@ -80,7 +89,11 @@ function copyPages(r: CborReader, out: VarintFile): void {
       if (x < 0) { weight = Math.min(MAX_WEIGHT, -(x + 1)); last = 0; } else { last += x; locs.push(weight, last); }
     }
     out.uint(locs.length / 2);
-    for (const v of locs) out.uint(v);
+    for (let j = 0; j < locs.length; j += 2) {
+      out.uint(locs[j]!);
+      out.uint(locs[j + 1]!);
+      out.uint(tokens[locs[j + 1]!] ?? 0);
+    }
     // Meta locations: a negative number names the field (-(id + 1)) of the positions after it.
     const metaFields = new Set<number>();
     if (fields === 3) {
@@ -107,10 +120,41 @@ function readMeta(bundle: string): Meta {
   return meta;
 }
 
-/** Writes `postings.json` and `postings.bin` into `searchDir` from the bundle in its `pagefind/` folder. */
+/**
+ * The words of each indexed text (`text.split(' ')`, what Pagefind's positions count) as ids in
+ * `tokens`, by Pagefind page number: so the server knows the word at a matched position without
+ * reading the page's text.
+ */
+function pageTokens(searchDir: string, ids: readonly string[], tokens: Map<string, number>): Uint32Array[] {
+  const sidecar = SidecarSchema.parse(JSON.parse(fs.readFileSync(path.join(searchDir, SIDECAR_FILE), 'utf8')));
+  const offsets = textOffsets(sidecar.pages);
+  const index = new Map(sidecar.pages.map((p, i) => [p.id, i]));
+  const fd = fs.openSync(path.join(searchDir, TEXTS_FILE), 'r');
+  try {
+    return ids.map((id) => {
+      const i = index.get(id);
+      if (i === undefined) throw new Error(`postings: Pagefind page ${id} is not in ${SIDECAR_FILE}`);
+      const words = readAt(fd, offsets[i]!, sidecar.pages[i]!.bytes).toString('utf8').split(' ');
+      return Uint32Array.from(words, (w) => {
+        let t = tokens.get(w);
+        if (t === undefined) tokens.set(w, t = tokens.size + 1);
+        return t;
+      });
+    });
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Writes `postings.json` and `postings.bin` into `searchDir` from the bundle in its `pagefind/`
+ * folder and the sidecar's texts (written first).
+ */
 export function writePostings(searchDir: string): { words: number; bytes: number } {
   const bundle = path.join(searchDir, PAGEFIND_DIR);
   const meta = readMeta(bundle);
+  const tokens = new Map<string, number>();
+  const texts = pageTokens(searchDir, meta[1].map(([id]) => id), tokens);
   const fields = meta[5] as string[];
   const file = path.join(searchDir, POSTINGS_FILE);
   const fd = fs.openSync(file, 'w');
@@ -144,12 +188,12 @@ export function writePostings(searchDir: string): { words: number; bytes: number
         }
         const end = r.pos;
         r.pos = pagesAt;
-        copyPages(r, out);
+        copyPages(r, out, texts);
         r.pos = variantsAt;
         for (let v = 0; v < variantCount; v++) {
           r.array();
           r.text();
-          copyPages(r, out);
+          copyPages(r, out, texts);
         }
         if (r.pos !== end) throw new Error('postings: a word entry was not read to its end');
       }
@@ -167,9 +211,10 @@ export function writePostings(searchDir: string): { words: number; bytes: number
     section('ids', Buffer.from(meta[1].map(([id]) => id).join('\n')));
     section('wordCounts', le(Uint32Array.from(meta[1], ([, count]) => count)));
     section('vocabulary', Buffer.from(words.join('\n')));
+    section('tokens', Buffer.from([...tokens.keys()].join('\n')));
     section('offsets', le(Float64Array.from(offsets)));
     out.flush();
-    const header: PostingsHeader = { format: POSTINGS_FORMAT, pagefind: VERSION, pages: meta[1].length, words: words.length, fields, sections };
+    const header: PostingsHeader = { format: POSTINGS_FORMAT, pagefind: VERSION, pages: meta[1].length, words: words.length, tokens: tokens.size, fields, sections };
     fs.writeFileSync(path.join(searchDir, POSTINGS_HEADER_FILE), JSON.stringify(header));
     return { words: words.length, bytes: out.position };
   } finally {

@@ -254,7 +254,6 @@ export async function buildSearchIndex(opts: {
       ({ renamed } = await merger.finish());
       await fs.rm(sessionsDir, { recursive: true, force: true });
     }
-    writePostings(outDir);
 
     const ids = fragments.flatMap((f, i) => f.map(([id, url]): [string, string] => [renamed[i]?.get(id) ?? id, url]));
     for (const [, url] of ids) if (!textAt.has(url)) throw new Error(`pagefind returned a page that was not added: ${url}`);
@@ -266,6 +265,7 @@ export async function buildSearchIndex(opts: {
       })(),
       vocabulary: [...df].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
     });
+    writePostings(outDir);
     await fs.writeFile(path.join(outDir, LEXICON_FILE), JSON.stringify(opts.lexicon ?? compileLexicon()));
     const realWords = realWordsFilters();
     await fs.writeFile(path.join(outDir, SPANISH_WORDS_FILE), realWords.spanish);

@@ -6,10 +6,11 @@
  * excerpts.
  *
  * - Matching, per word (analyze.ts names the words of each term and its synonyms): the postings
- *   are asked, as Pagefind would be, for the common prefix of the build words that word matches (so "fontanería" also
- *   reaches pages that only say "fontaneros") and returns pages, scores and the positions it
- *   matched. Pagefind matches prefixes, so each position is checked against the word
- *   (vocabulary.ts) and a page stays only if a position, its title or its headings really match.
+ *   are asked, as Pagefind would be, for the common prefix of the build words that word matches
+ *   (so "fontanería" also reaches pages that only say "fontaneros"), and return pages, scores, the
+ *   positions matched and the text's word at each. Pagefind matches prefixes, so each of those
+ *   words is checked against the word (vocabulary.ts) and a page stays only if a position, its
+ *   title or its headings really match.
  * - Cost: per-word answers in one bounded LRU (queries share words: "cerrajero",
  *   "cerrajero en vigo" and "cerrajero" with city=vigo are one lookup), ranked lists per
  *   (city, normalized query) in another; pages of a list, excerpts included, are built on first
@@ -388,7 +389,7 @@ export class SearchEngine {
     for (const hit of raw) {
       const doc = this.docs.get(hit.id);
       if (doc === undefined) continue;
-      const located = this.data.texts.wordsAt(doc.index, hit.words);
+      const located = hit.tokens ?? this.data.texts.wordsAt(doc.index, hit.words);
       const positions: number[] = [];
       hit.words.forEach((pos, k) => {
         const w = located[k];

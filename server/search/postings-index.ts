@@ -10,18 +10,21 @@ import { readAt, readInto } from '../read-model/read-at.ts';
 import { compareBytes } from './byte-order.ts';
 import { POSTINGS_FILE, POSTINGS_HEADER_FILE, PostingsHeaderSchema, type PostingsHeader, type PostingsSection } from './postings-format.ts';
 
-/** One page of a word form: where the word is on it (weights and positions) and in which meta fields. */
-export interface PagePosting {
-  page: number;
-  /** Weight, position, weight, position… in the index's order. */
-  locations: number[];
-  metaFields: number[];
-}
-
-/** A word's record: its forms (the word itself first, then its variants with diacritics) and their pages. */
+/**
+ * A word's record, flat: its variant forms (with diacritics), then one entry per page of each
+ * form, the word's own form first (Pagefind's order), each with its locations and meta fields.
+ */
 export interface WordPostings {
   forms: string[];
-  pages: PagePosting[][];
+  /** Per entry: 0 for the word's own form, k for `forms[k − 1]`. */
+  form: number[];
+  page: number[];
+  /** Entry e's locations are `loc[3·locStart[e]]` up to `loc[3·locStart[e + 1]]`: weight, position, token id. */
+  locStart: number[];
+  loc: number[];
+  /** Entry e's meta field ids are `meta[metaStart[e]]` up to `meta[metaStart[e + 1]]`. */
+  metaStart: number[];
+  meta: number[];
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -52,27 +55,25 @@ class VarintReader {
 function decodeRecord(bytes: Uint8Array): WordPostings {
   const r = new VarintReader(bytes);
   const variants = r.uint();
-  const forms: string[] = [];
-  for (let v = 0; v < variants; v++) forms.push(r.text());
-  const pages: PagePosting[][] = [];
+  const out: WordPostings = { forms: [], form: [], page: [], locStart: [0], loc: [], metaStart: [0], meta: [] };
+  for (let v = 0; v < variants; v++) out.forms.push(r.text());
   for (let v = 0; v <= variants; v++) {
     const count = r.uint();
-    const list: PagePosting[] = new Array(count);
     let page = 0;
     for (let i = 0; i < count; i++) {
       page += r.uint();
-      const n = r.uint() * 2;
-      const locations: number[] = new Array(n);
-      for (let j = 0; j < n; j++) locations[j] = r.uint();
+      out.form.push(v);
+      out.page.push(page);
+      const n = r.uint();
+      for (let j = 0; j < 3 * n; j++) out.loc.push(r.uint());
+      out.locStart.push(out.loc.length / 3);
       const m = r.uint();
-      const metaFields: number[] = new Array(m);
-      for (let j = 0; j < m; j++) metaFields[j] = r.uint();
-      list[i] = { page, locations, metaFields };
+      for (let j = 0; j < m; j++) out.meta.push(r.uint());
+      out.metaStart.push(out.meta.length);
     }
-    pages.push(list);
   }
   if (r.pos !== bytes.length) throw new Error('postings: a record has trailing bytes');
-  return { forms, pages };
+  return out;
 }
 
 export class PostingsIndex {
@@ -87,6 +88,8 @@ export class PostingsIndex {
     readonly wordCounts: Uint32Array,
     /** Index words, in byte order. */
     readonly words: readonly string[],
+    /** The texts' words by token id − 1. */
+    private readonly tokens: readonly string[],
     private readonly offsets: Float64Array,
   ) {}
 
@@ -104,12 +107,13 @@ export class PostingsIndex {
       const counts = section('wordCounts');
       const wordCounts = new Uint32Array(counts.buffer, counts.byteOffset, counts.length / 4);
       const words = header.words === 0 ? [] : section('vocabulary').toString('utf8').split('\n');
+      const tokens = header.tokens === 0 ? [] : section('tokens').toString('utf8').split('\n');
       const raw = section('offsets');
       const offsets = new Float64Array(raw.buffer, raw.byteOffset, raw.length / 8);
-      if (ids.length !== header.pages || wordCounts.length !== header.pages || words.length !== header.words || offsets.length !== header.words + 1) {
+      if (ids.length !== header.pages || wordCounts.length !== header.pages || words.length !== header.words || tokens.length !== header.tokens || offsets.length !== header.words + 1) {
         throw new Error(`${POSTINGS_FILE}: sections disagree with ${POSTINGS_HEADER_FILE}`);
       }
-      return new PostingsIndex(fd, header, ids, wordCounts, words, offsets);
+      return new PostingsIndex(fd, header, ids, wordCounts, words, tokens, offsets);
     } catch (err) {
       fs.closeSync(fd);
       throw err;
@@ -138,6 +142,11 @@ export class PostingsIndex {
   find(word: string): number {
     const i = this.lowerBound(word);
     return this.words[i] === word ? i : -1;
+  }
+
+  /** The text word of token `id` (undefined for 0: no word at that position). */
+  token(id: number): string | undefined {
+    return this.tokens[id - 1];
   }
 
   postings(word: number): WordPostings {

@@ -1,22 +1,18 @@
 /**
  * Pagefind's search of one term, answered from the build's postings (postings-index.ts) instead
  * of Pagefind's WebAssembly: the same pages, scores (pagefind-score.ts) and matched positions
- * Pagefind 1.5.2 returns with every index chunk loaded. As Pagefind does, the term is stemmed
- * (Snowball Spanish), every index word that starts with the stem matches, and when none does, the
- * longest index word the stem starts with.
+ * Pagefind 1.5.2 returns with every index chunk loaded, with the text's word at each position.
+ * As Pagefind does, the term is stemmed (Snowball Spanish), every index word that starts with the
+ * stem matches, and when none does, the longest index word the stem starts with.
+ *
+ * A common term matches most pages of a large site: its entries are chained per page in typed
+ * arrays and each page is scored from scratch arrays kept between searches, not from objects.
  */
-import type { RawHit, TermSearch } from './term-search.ts';
 import { averagePageLength, diacriticBonus, idf, lengthBonus, metaBoost, wordScore } from './pagefind-score.ts';
-import { PostingsIndex, type PagePosting } from './postings-index.ts';
+import { PostingsIndex, type WordPostings } from './postings-index.ts';
 import { sortUnstable } from './rust-sort.ts';
 import { snowballStem } from './stem-es.ts';
-
-/** One page of one matching word form, in Pagefind's order (words in byte order, each word's own form first). */
-interface Entry {
-  word: number;
-  posting: PagePosting;
-  bonus: { length: number; diacritic: number };
-}
+import type { RawHit, TermSearch } from './term-search.ts';
 
 const MARKS = /\p{M}/gu;
 
@@ -31,11 +27,34 @@ function matchingWords(index: PostingsIndex, stem: string): number[] {
   return [];
 }
 
+/** One search's matching words: their records and bonuses, and every entry chained by page. */
+interface Matched {
+  records: WordPostings[];
+  lengthBonus: number[];
+  /** Per record, per form: the diacritic bonus. */
+  diacritic: number[][];
+  /** Entry g is entry `entry[g]` of record `record[g]`; `next[g]` the page's next entry (−1: none). */
+  record: Int32Array;
+  entry: Int32Array;
+  next: Int32Array;
+}
+
 export class PostingsSearch implements TermSearch {
   private readonly avgLength: number;
+  /** Per page number: its first and last entry in the current search (−1: none). */
+  private readonly head: Int32Array;
+  private readonly tail: Int32Array;
+  /** Scratch of one page's locations: position, weight, token id, record; and their order. */
+  private at: number[] = [];
+  private weight: number[] = [];
+  private token: number[] = [];
+  private of: number[] = [];
+  private order: number[] = [];
 
   constructor(private readonly index: PostingsIndex) {
     this.avgLength = averagePageLength(index.wordCounts);
+    this.head = new Int32Array(index.header.pages).fill(-1);
+    this.tail = new Int32Array(index.header.pages).fill(-1);
   }
 
   /** Pagefind's answer for `term`, a single word (the engine asks for one word prefix at a time). */
@@ -48,64 +67,89 @@ export class PostingsSearch implements TermSearch {
     const folded = typed.normalize('NFD').replace(MARKS, '');
     if (folded === '') return [];
     const stem = snowballStem(folded);
-    const entries: Entry[] = [];
-    const byPage = new Map<number, number[]>();
-    for (const word of matchingWords(this.index, stem)) {
-      const postings = this.index.postings(word);
-      const name = this.index.words[word]!;
-      const length = lengthBonus(name, stem);
-      [name, ...postings.forms].forEach((form, k) => {
-        const bonus = { length, diacritic: diacriticBonus(typed, form) };
-        for (const posting of postings.pages[k]!) {
-          let list = byPage.get(posting.page);
-          if (list === undefined) byPage.set(posting.page, list = []);
-          list.push(entries.length);
-          entries.push({ word, posting, bonus });
-        }
-      });
-    }
-    const termIdf = idf(this.index.header.pages, byPage.size);
+    const words = matchingWords(this.index, stem);
+    const records = words.map((w) => this.index.postings(w));
+    const total = records.reduce((n, r) => n + r.page.length, 0);
+    const m: Matched = {
+      records,
+      lengthBonus: words.map((w) => lengthBonus(this.index.words[w]!, stem)),
+      diacritic: words.map((w, i) => [this.index.words[w]!, ...records[i]!.forms].map((form) => diacriticBonus(typed, form))),
+      record: new Int32Array(total),
+      entry: new Int32Array(total),
+      next: new Int32Array(total).fill(-1),
+    };
+    // Chained in Pagefind's order of entries (words in byte order, forms, pages), pages in the
+    // order first met.
+    const pages: number[] = [];
+    let g = 0;
+    records.forEach((r, i) => {
+      for (let e = 0; e < r.page.length; e++, g++) {
+        m.record[g] = i;
+        m.entry[g] = e;
+        const page = r.page[e]!;
+        if (this.head[page] === -1) { this.head[page] = g; pages.push(page); } else m.next[this.tail[page]!] = g;
+        this.tail[page] = g;
+      }
+    });
+    const termIdf = idf(this.index.header.pages, pages.length);
     const hits: { page: number; hit: RawHit }[] = [];
-    for (const [page, list] of byPage) hits.push({ page, hit: this.pageHit(page, list.map((i) => entries[i]!), termIdf) });
+    try {
+      for (const page of pages) hits.push({ page, hit: this.pageHit(page, m, termIdf) });
+    } finally {
+      for (const page of pages) this.head[page] = this.tail[page] = -1;
+    }
     // By score; Pagefind leaves the order of equal scores to its sort, here it is the page order.
     return hits.sort((a, b) => b.hit.score - a.hit.score || a.page - b.page).map((h) => h.hit);
   }
 
-  private pageHit(page: number, entries: Entry[], termIdf: number): RawHit {
-    // Locations of every matching word on the page, by position; a position two words share
-    // counts for the one Rust's unstable sort leaves first, as in Pagefind.
-    const locations: { at: number; weight: number; entry: Entry }[] = [];
-    for (const entry of entries) {
-      const l = entry.posting.locations;
-      for (let i = 0; i < l.length; i += 2) locations.push({ weight: l[i]!, at: l[i + 1]!, entry });
-    }
-    sortUnstable(locations, (a, b) => a.at < b.at);
-    const positions: number[] = [];
-    const weights = new Map<number, number>();
-    for (const loc of locations) {
-      if (positions.length > 0 && positions[positions.length - 1] === loc.at) continue;
-      positions.push(loc.at);
-      weights.set(loc.entry.word, (weights.get(loc.entry.word) ?? 0) + loc.weight);
-    }
-    let score = 0;
-    for (const word of [...weights.keys()].sort((a, b) => a - b)) {
-      const first = entries.find((e) => e.word === word)!;
-      score = Math.fround(score + wordScore(weights.get(word)!, first.bonus, this.index.wordCounts[page]!, this.avgLength, termIdf));
-    }
-    const fieldWords = new Map<number, Set<number>>();
-    for (const entry of entries) {
-      for (const field of entry.posting.metaFields) {
-        let set = fieldWords.get(field);
-        if (set === undefined) fieldWords.set(field, set = new Set());
-        set.add(entry.word);
+  private pageHit(page: number, m: Matched, termIdf: number): RawHit {
+    const { at, weight, token, of, order } = this;
+    at.length = weight.length = token.length = of.length = order.length = 0;
+    // Per record (word) on this page: the diacritic bonus of its first entry, and its meta fields.
+    const firstBonus = new Map<number, number>();
+    let fieldWords: Map<number, Set<number>> | undefined;
+    for (let g = this.head[page]!; g !== -1; g = m.next[g]!) {
+      const i = m.record[g]!;
+      const e = m.entry[g]!;
+      const r = m.records[i]!;
+      if (!firstBonus.has(i)) firstBonus.set(i, m.diacritic[i]![r.form[e]!]!);
+      for (let l = 3 * r.locStart[e]!; l < 3 * r.locStart[e + 1]!; l += 3) {
+        order.push(at.length);
+        weight.push(r.loc[l]!);
+        at.push(r.loc[l + 1]!);
+        token.push(r.loc[l + 2]!);
+        of.push(i);
+      }
+      for (let f = r.metaStart[e]!; f < r.metaStart[e + 1]!; f++) {
+        fieldWords ??= new Map();
+        let set = fieldWords.get(r.meta[f]!);
+        if (set === undefined) fieldWords.set(r.meta[f]!, set = new Set());
+        set.add(i);
       }
     }
+    // By position; a position two words share counts for the one Rust's unstable sort leaves
+    // first, as in Pagefind.
+    sortUnstable(order, (a, b) => at[a]! < at[b]!);
+    const positions: number[] = [];
+    const tokens: Array<string | undefined> = [];
+    const weights = new Map<number, number>();
+    for (const k of order) {
+      if (positions.length > 0 && positions[positions.length - 1] === at[k]) continue;
+      positions.push(at[k]!);
+      tokens.push(this.index.token(token[k]!));
+      weights.set(of[k]!, (weights.get(of[k]!) ?? 0) + weight[k]!);
+    }
+    let score = 0;
+    for (const i of [...weights.keys()].sort((a, b) => a - b)) {
+      const bonus = { length: m.lengthBonus[i]!, diacritic: firstBonus.get(i)! };
+      score = Math.fround(score + wordScore(weights.get(i)!, bonus, this.index.wordCounts[page]!, this.avgLength, termIdf));
+    }
     let boost = 0;
-    for (const [field, words] of [...fieldWords].sort((a, b) => a[0] - b[0])) {
+    for (const [field, words] of [...(fieldWords ?? [])].sort((a, b) => a[0] - b[0])) {
       const name = this.index.header.fields[field];
       if (name !== undefined) boost = Math.fround(boost + metaBoost(name, words.size, termIdf));
     }
-    return { id: this.index.ids[page]!, score: Math.fround(score + boost), words: positions };
+    return { id: this.index.ids[page]!, score: Math.fround(score + boost), words: positions, tokens };
   }
 
   close(): Promise<void> {

@@ -7,6 +7,8 @@ export interface RawHit {
   score: number;
   /** Word positions in the indexed text (`text.split(' ')`) that matched. */
   words: number[];
+  /** The text's word at each of those positions, when the index knows them (else read from the text). */
+  tokens?: Array<string | undefined>;
 }
 
 export interface TermSearch {

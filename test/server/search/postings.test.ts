@@ -11,7 +11,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { commonPrefix } from '../../../server/search/engine.ts';
-import { PAGEFIND_DIR, readSidecar, type Sidecar } from '../../../server/search/sidecar.ts';
+import { PAGEFIND_DIR, readIndexedPages, readSidecar, type Sidecar } from '../../../server/search/sidecar.ts';
 import { openPostingsSearch, type PostingsSearch } from '../../../server/search/postings-search.ts';
 import { snowballStem } from '../../../server/search/stem-es.ts';
 import type { RawHit } from '../../../server/search/term-search.ts';
@@ -20,6 +20,7 @@ import { builtReadModel } from '../../helpers/built-site.ts';
 import { loadPagefind, type PagefindSearch } from '../../helpers/pagefind-runtime.ts';
 
 const postings = suite('postings search = Pagefind 1.5.2 on the sample site');
+let searchDir: string;
 let sidecar: Sidecar;
 let pagefind: PagefindSearch;
 let ours: PostingsSearch;
@@ -27,7 +28,7 @@ let ours: PostingsSearch;
 const BATCH = 200;
 
 postings.before(async () => {
-  const searchDir = path.join(await builtReadModel(), 'search');
+  searchDir = path.join(await builtReadModel(), 'search');
   sidecar = await readSidecar(searchDir);
   pagefind = await loadPagefind(path.join(searchDir, PAGEFIND_DIR));
   // Pagefind matches against the words of the chunks it has loaded: load them all.
@@ -61,7 +62,8 @@ postings('snowballStem stems every prefix of the site\'s words as Pagefind does'
 
 const key = (h: RawHit) => `${h.id} ${h.score} ${h.words.join(',')}`;
 
-postings('the same pages, scores and positions for the terms the engine asks and every short prefix', async () => {
+postings('the same pages, scores and positions for the terms the engine asks and every short prefix, with the text\'s word at each', async () => {
+  const texts = new Map((await readIndexedPages(searchDir)).map((p) => [p.id, p.text.split(' ')]));
   const vocabulary = new Vocabulary(sidecar.vocabulary, sidecar.pages.length);
   const asked = sidecar.vocabulary.map(([w]) => (familyStems(w).size > 0 ? commonPrefix(vocabulary.family(w)) : w));
   const terms = [...new Set([...asked, ...prefixes(4)])].filter((t) => t !== '');
@@ -73,6 +75,10 @@ postings('the same pages, scores and positions for the terms the engine asks and
     hits += got.length;
     if (got.map(key).sort().join('\n') !== expected.map(key).sort().join('\n')) wrong.push(term);
     for (let i = 1; i < got.length; i++) assert.ok(got[i - 1]!.score >= got[i]!.score, `${term}: best score first`);
+    for (const hit of got) {
+      const words = texts.get(hit.id)!;
+      if (hit.words.some((p, k) => words[p] !== hit.tokens![k])) wrong.push(`${term}: the words at ${hit.id}'s positions`);
+    }
   }
   assert.ok(terms.length > 5_000 && hits > 100_000, `${terms.length} terms, ${hits} hits`);
   assert.equal(wrong.slice(0, 20), [], `${wrong.length} of ${terms.length} terms answered otherwise`);
