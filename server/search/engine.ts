@@ -7,10 +7,10 @@
  *
  * - Matching, per word (analyze.ts names the words of each term and its synonyms): the postings
  *   are asked, as Pagefind would be, for the common prefix of the build words that word matches
- *   (so "fontanería" also reaches pages that only say "fontaneros"), and return pages, scores, the
- *   positions matched and the text's word at each. Pagefind matches prefixes, so each of those
- *   words is checked against the word (vocabulary.ts) and a page stays only if a position, its
- *   title or its headings really match.
+ *   (so "fontanería" also reaches pages that only say "fontaneros"), and return pages, scores and
+ *   the positions matched. Pagefind matches prefixes, so the text's word at each position is
+ *   checked against the word (vocabulary.ts; the postings know the words, each is checked once)
+ *   and a page stays only if a position, its title or its headings really match.
  * - Cost: per-word answers in one bounded LRU (queries share words: "cerrajero",
  *   "cerrajero en vigo" and "cerrajero" with city=vigo are one lookup), ranked lists per
  *   (city, normalized query) in another; pages of a list, excerpts included, are built on first
@@ -370,9 +370,10 @@ export class SearchEngine {
     if (cached !== undefined) return Promise.resolve(cached);
     let p = this.wordPending.get(key);
     if (p === undefined) {
-      p = this.index.search(commonPrefix(this.vocabulary.family(term)))
+      const family = familyStems(term);
+      p = this.index.search(commonPrefix(this.vocabulary.family(term)), (word) => anyIn(this.stems.of(word), family))
         .then((raw) => {
-          const hits = this.verify(term, raw);
+          const hits = this.verify(family, raw);
           if (!this.closed) this.wordCache.set(key, hits, hitsWeight(hits));
           return hits;
         })
@@ -383,18 +384,20 @@ export class SearchEngine {
   }
 
   /** Keeps the hits where the word really matches (title, or a located word). */
-  private verify(term: string, raw: readonly RawHit[]): WordHit[] {
-    const family = familyStems(term);
+  private verify(family: ReadonlySet<string>, raw: readonly RawHit[]): WordHit[] {
     const out: WordHit[] = [];
     for (const hit of raw) {
       const doc = this.docs.get(hit.id);
       if (doc === undefined) continue;
-      const located = hit.tokens ?? this.data.texts.wordsAt(doc.index, hit.words);
-      const positions: number[] = [];
-      hit.words.forEach((pos, k) => {
-        const w = located[k];
-        if (w !== undefined && anyIn(this.stems.of(w), family)) positions.push(pos);
-      });
+      let positions = hit.kept;
+      if (positions === undefined) {
+        const located = this.data.texts.wordsAt(doc.index, hit.words);
+        const kept: number[] = positions = [];
+        hit.words.forEach((pos, k) => {
+          const w = located[k];
+          if (w !== undefined && anyIn(this.stems.of(w), family)) kept.push(pos);
+        });
+      }
       // The family is a dozen stems, a page's headings hundreds: look the family up in them.
       const inTitle = this.data.titles.hasAny(doc.index, family);
       const inHeading = this.data.heads.hasAny(doc.index, family);

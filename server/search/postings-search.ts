@@ -1,7 +1,8 @@
 /**
  * Pagefind's search of one term, answered from the build's postings (postings-index.ts) instead
  * of Pagefind's WebAssembly: the same pages, scores (pagefind-score.ts) and matched positions
- * Pagefind 1.5.2 returns with every index chunk loaded, with the text's word at each position.
+ * Pagefind 1.5.2 returns with every index chunk loaded, and those positions whose text word the
+ * caller keeps (each distinct word tested once per search).
  * As Pagefind does, the term is stemmed (Snowball Spanish), every index word that starts with the
  * stem matches, and when none does, the longest index word the stem starts with.
  *
@@ -33,10 +34,16 @@ interface Matched {
   lengthBonus: number[];
   /** Per record, per form: the diacritic bonus. */
   diacritic: number[][];
+  /** The caller's test of text words, and its verdicts by token id (0: not asked yet, 1: kept, 2: not). */
+  keep: { test: (textWord: string) => boolean; known: Uint8Array } | undefined;
   /** Entry g is entry `entry[g]` of record `record[g]`; `next[g]` the page's next entry (−1: none). */
   record: Int32Array;
   entry: Int32Array;
   next: Int32Array;
+  /** Per record: the page it was last met on, its first entry's diacritic bonus and weight sum there. */
+  onPage: Int32Array;
+  firstBonus: Float64Array;
+  weights: Float64Array;
 }
 
 export class PostingsSearch implements TermSearch {
@@ -50,6 +57,7 @@ export class PostingsSearch implements TermSearch {
   private token: number[] = [];
   private of: number[] = [];
   private order: number[] = [];
+  private readonly byPosition = (a: number, b: number): boolean => this.at[a]! < this.at[b]!;
 
   constructor(private readonly index: PostingsIndex) {
     this.avgLength = averagePageLength(index.wordCounts);
@@ -58,11 +66,11 @@ export class PostingsSearch implements TermSearch {
   }
 
   /** Pagefind's answer for `term`, a single word (the engine asks for one word prefix at a time). */
-  search(term: string): Promise<RawHit[]> {
-    return Promise.resolve(this.searchNow(term));
+  search(term: string, keep?: (textWord: string) => boolean): Promise<RawHit[]> {
+    return Promise.resolve(this.searchNow(term, keep));
   }
 
-  searchNow(term: string): RawHit[] {
+  searchNow(term: string, keep?: (textWord: string) => boolean): RawHit[] {
     const typed = term.toLowerCase().trim();
     const folded = typed.normalize('NFD').replace(MARKS, '');
     if (folded === '') return [];
@@ -74,9 +82,13 @@ export class PostingsSearch implements TermSearch {
       records,
       lengthBonus: words.map((w) => lengthBonus(this.index.words[w]!, stem)),
       diacritic: words.map((w, i) => [this.index.words[w]!, ...records[i]!.forms].map((form) => diacriticBonus(typed, form))),
+      keep: keep === undefined ? undefined : { test: keep, known: new Uint8Array(this.index.header.tokens + 1) },
       record: new Int32Array(total),
       entry: new Int32Array(total),
       next: new Int32Array(total).fill(-1),
+      onPage: new Int32Array(records.length).fill(-1),
+      firstBonus: new Float64Array(records.length),
+      weights: new Float64Array(records.length),
     };
     // Chained in Pagefind's order of entries (words in byte order, forms, pages), pages in the
     // order first met.
@@ -105,14 +117,20 @@ export class PostingsSearch implements TermSearch {
   private pageHit(page: number, m: Matched, termIdf: number): RawHit {
     const { at, weight, token, of, order } = this;
     at.length = weight.length = token.length = of.length = order.length = 0;
-    // Per record (word) on this page: the diacritic bonus of its first entry, and its meta fields.
-    const firstBonus = new Map<number, number>();
+    // The words (records) on this page, in order; per word the diacritic bonus of its first
+    // entry, the sum of its locations' weights and the meta fields it is in.
+    const words: number[] = [];
     let fieldWords: Map<number, Set<number>> | undefined;
     for (let g = this.head[page]!; g !== -1; g = m.next[g]!) {
       const i = m.record[g]!;
       const e = m.entry[g]!;
       const r = m.records[i]!;
-      if (!firstBonus.has(i)) firstBonus.set(i, m.diacritic[i]![r.form[e]!]!);
+      if (m.onPage[i] !== page) {
+        m.onPage[i] = page;
+        m.firstBonus[i] = m.diacritic[i]![r.form[e]!]!;
+        m.weights[i] = 0;
+        words.push(i);
+      }
       for (let l = 3 * r.locStart[e]!; l < 3 * r.locStart[e + 1]!; l += 3) {
         order.push(at.length);
         weight.push(r.loc[l]!);
@@ -129,27 +147,40 @@ export class PostingsSearch implements TermSearch {
     }
     // By position; a position two words share counts for the one Rust's unstable sort leaves
     // first, as in Pagefind.
-    sortUnstable(order, (a, b) => at[a]! < at[b]!);
+    sortUnstable(order, this.byPosition);
     const positions: number[] = [];
-    const tokens: Array<string | undefined> = [];
-    const weights = new Map<number, number>();
+    const kept: number[] = [];
     for (const k of order) {
       if (positions.length > 0 && positions[positions.length - 1] === at[k]) continue;
       positions.push(at[k]!);
-      tokens.push(this.index.token(token[k]!));
-      weights.set(of[k]!, (weights.get(of[k]!) ?? 0) + weight[k]!);
+      if (m.keep !== undefined && this.keeps(m.keep, token[k]!)) kept.push(at[k]!);
+      m.weights[of[k]!] = m.weights[of[k]!]! + weight[k]!;
     }
     let score = 0;
-    for (const i of [...weights.keys()].sort((a, b) => a - b)) {
-      const bonus = { length: m.lengthBonus[i]!, diacritic: firstBonus.get(i)! };
-      score = Math.fround(score + wordScore(weights.get(i)!, bonus, this.index.wordCounts[page]!, this.avgLength, termIdf));
+    if (words.length > 1) words.sort((a, b) => a - b);
+    for (const i of words) {
+      if (m.weights[i] === 0) continue;
+      const bonus = { length: m.lengthBonus[i]!, diacritic: m.firstBonus[i]! };
+      score = Math.fround(score + wordScore(m.weights[i]!, bonus, this.index.wordCounts[page]!, this.avgLength, termIdf));
     }
     let boost = 0;
-    for (const [field, words] of [...(fieldWords ?? [])].sort((a, b) => a[0] - b[0])) {
+    for (const [field, set] of [...(fieldWords ?? [])].sort((a, b) => a[0] - b[0])) {
       const name = this.index.header.fields[field];
-      if (name !== undefined) boost = Math.fround(boost + metaBoost(name, words.size, termIdf));
+      if (name !== undefined) boost = Math.fround(boost + metaBoost(name, set.size, termIdf));
     }
-    return { id: this.index.ids[page]!, score: Math.fround(score + boost), words: positions, tokens };
+    const hit: RawHit = { id: this.index.ids[page]!, score: Math.fround(score + boost), words: positions };
+    if (m.keep !== undefined) hit.kept = kept;
+    return hit;
+  }
+
+  /** Whether the text word of token `id` passes the caller's test, asked once per word and search. */
+  private keeps(keep: NonNullable<Matched['keep']>, id: number): boolean {
+    let verdict = keep.known[id]!;
+    if (verdict === 0) {
+      const word = this.index.token(id);
+      keep.known[id] = verdict = word !== undefined && keep.test(word) ? 1 : 2;
+    }
+    return verdict === 1;
   }
 
   close(): Promise<void> {

@@ -7,11 +7,15 @@ export interface RawHit {
   score: number;
   /** Word positions in the indexed text (`text.split(' ')`) that matched. */
   words: number[];
-  /** The text's word at each of those positions, when the index knows them (else read from the text). */
-  tokens?: Array<string | undefined>;
+  /**
+   * Those of `words` whose text word passes the search's `keep`, when the index knows the text's
+   * words (else the caller reads them from the text).
+   */
+  kept?: number[];
 }
 
 export interface TermSearch {
-  search(term: string): Promise<RawHit[]>;
+  /** `keep`: which text words the caller will keep a matched position for (see `RawHit.kept`). */
+  search(term: string, keep?: (textWord: string) => boolean): Promise<RawHit[]>;
   close(): Promise<void>;
 }
