@@ -371,7 +371,8 @@ export class SearchEngine {
     let p = this.wordPending.get(key);
     if (p === undefined) {
       const family = familyStems(term);
-      p = this.index.search(commonPrefix(this.vocabulary.family(term)), (word) => anyIn(this.stems.of(word), family))
+      const keep = { word: (word: string) => anyIn(this.stems.of(word), family), max: MAX_POSITIONS };
+      p = this.index.search(commonPrefix(this.vocabulary.family(term)), keep)
         .then((raw) => {
           const hits = this.verify(family, raw);
           if (!this.closed) this.wordCache.set(key, hits, hitsWeight(hits));

@@ -16,14 +16,16 @@ import { POSTINGS_FILE, POSTINGS_HEADER_FILE, PostingsHeaderSchema, type Posting
  */
 export interface WordPostings {
   forms: string[];
+  /** Entries of the record. */
+  entries: number;
   /** Per entry: 0 for the word's own form, k for `forms[k − 1]`. */
-  form: number[];
-  page: number[];
+  form: Int32Array;
+  page: Int32Array;
   /** Entry e's locations are `loc[3·locStart[e]]` up to `loc[3·locStart[e + 1]]`: weight, position, token id. */
-  locStart: number[];
-  loc: number[];
+  locStart: Int32Array;
+  loc: Int32Array;
   /** Entry e's meta field ids are `meta[metaStart[e]]` up to `meta[metaStart[e + 1]]`. */
-  metaStart: number[];
+  metaStart: Int32Array;
   meta: number[];
 }
 
@@ -52,27 +54,38 @@ class VarintReader {
   }
 }
 
+/** Decodes a record into typed arrays sized by its count of varints (a common word's runs to millions). */
 function decodeRecord(bytes: Uint8Array): WordPostings {
+  let numbers = 0;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! < 0x80) numbers++;
+  // Each entry takes three numbers at least (page, location count, meta field count).
+  const most = Math.floor(numbers / 3) + 1;
   const r = new VarintReader(bytes);
   const variants = r.uint();
-  const out: WordPostings = { forms: [], form: [], page: [], locStart: [0], loc: [], metaStart: [0], meta: [] };
+  const out: WordPostings = {
+    forms: [], entries: 0, form: new Int32Array(most), page: new Int32Array(most), locStart: new Int32Array(most + 1),
+    loc: new Int32Array(numbers), metaStart: new Int32Array(most + 1), meta: [],
+  };
   for (let v = 0; v < variants; v++) out.forms.push(r.text());
+  let e = 0;
+  let l = 0;
   for (let v = 0; v <= variants; v++) {
     const count = r.uint();
     let page = 0;
-    for (let i = 0; i < count; i++) {
+    for (let i = 0; i < count; i++, e++) {
       page += r.uint();
-      out.form.push(v);
-      out.page.push(page);
-      const n = r.uint();
-      for (let j = 0; j < 3 * n; j++) out.loc.push(r.uint());
-      out.locStart.push(out.loc.length / 3);
+      out.form[e] = v;
+      out.page[e] = page;
+      const n = 3 * r.uint();
+      for (let j = 0; j < n; j++) out.loc[l++] = r.uint();
+      out.locStart[e + 1] = l / 3;
       const m = r.uint();
       for (let j = 0; j < m; j++) out.meta.push(r.uint());
-      out.metaStart.push(out.meta.length);
+      out.metaStart[e + 1] = out.meta.length;
     }
   }
   if (r.pos !== bytes.length) throw new Error('postings: a record has trailing bytes');
+  out.entries = e;
   return out;
 }
 

@@ -1,8 +1,8 @@
 /**
  * Pagefind's search of one term, answered from the build's postings (postings-index.ts) instead
  * of Pagefind's WebAssembly: the same pages, scores (pagefind-score.ts) and matched positions
- * Pagefind 1.5.2 returns with every index chunk loaded, and those positions whose text word the
- * caller keeps (each distinct word tested once per search).
+ * Pagefind 1.5.2 returns with every index chunk loaded, or only the first positions whose text
+ * word the caller keeps (each distinct word tested once per search).
  * As Pagefind does, the term is stemmed (Snowball Spanish), every index word that starts with the
  * stem matches, and when none does, the longest index word the stem starts with.
  *
@@ -13,7 +13,7 @@ import { averagePageLength, diacriticBonus, idf, lengthBonus, metaBoost, wordSco
 import { PostingsIndex, type WordPostings } from './postings-index.ts';
 import { sortUnstable } from './rust-sort.ts';
 import { snowballStem } from './stem-es.ts';
-import type { RawHit, TermSearch } from './term-search.ts';
+import type { Keep, RawHit, TermSearch } from './term-search.ts';
 
 const MARKS = /\p{M}/gu;
 
@@ -35,7 +35,7 @@ interface Matched {
   /** Per record, per form: the diacritic bonus. */
   diacritic: number[][];
   /** The caller's test of text words, and its verdicts by token id (0: not asked yet, 1: kept, 2: not). */
-  keep: { test: (textWord: string) => boolean; known: Uint8Array } | undefined;
+  keep: (Keep & { known: Uint8Array }) | undefined;
   /** Entry g is entry `entry[g]` of record `record[g]`; `next[g]` the page's next entry (−1: none). */
   record: Int32Array;
   entry: Int32Array;
@@ -66,23 +66,23 @@ export class PostingsSearch implements TermSearch {
   }
 
   /** Pagefind's answer for `term`, a single word (the engine asks for one word prefix at a time). */
-  search(term: string, keep?: (textWord: string) => boolean): Promise<RawHit[]> {
+  search(term: string, keep?: Keep): Promise<RawHit[]> {
     return Promise.resolve(this.searchNow(term, keep));
   }
 
-  searchNow(term: string, keep?: (textWord: string) => boolean): RawHit[] {
+  searchNow(term: string, keep?: Keep): RawHit[] {
     const typed = term.toLowerCase().trim();
     const folded = typed.normalize('NFD').replace(MARKS, '');
     if (folded === '') return [];
     const stem = snowballStem(folded);
     const words = matchingWords(this.index, stem);
     const records = words.map((w) => this.index.postings(w));
-    const total = records.reduce((n, r) => n + r.page.length, 0);
+    const total = records.reduce((n, r) => n + r.entries, 0);
     const m: Matched = {
       records,
       lengthBonus: words.map((w) => lengthBonus(this.index.words[w]!, stem)),
       diacritic: words.map((w, i) => [this.index.words[w]!, ...records[i]!.forms].map((form) => diacriticBonus(typed, form))),
-      keep: keep === undefined ? undefined : { test: keep, known: new Uint8Array(this.index.header.tokens + 1) },
+      keep: keep === undefined ? undefined : { ...keep, known: new Uint8Array(this.index.header.tokens + 1) },
       record: new Int32Array(total),
       entry: new Int32Array(total),
       next: new Int32Array(total).fill(-1),
@@ -95,7 +95,7 @@ export class PostingsSearch implements TermSearch {
     const pages: number[] = [];
     let g = 0;
     records.forEach((r, i) => {
-      for (let e = 0; e < r.page.length; e++, g++) {
+      for (let e = 0; e < r.entries; e++, g++) {
         m.record[g] = i;
         m.entry[g] = e;
         const page = r.page[e]!;
@@ -148,12 +148,15 @@ export class PostingsSearch implements TermSearch {
     // By position; a position two words share counts for the one Rust's unstable sort leaves
     // first, as in Pagefind.
     sortUnstable(order, this.byPosition);
+    // All positions, or only those the caller keeps (a common word has thousands on a page).
     const positions: number[] = [];
     const kept: number[] = [];
+    let last = -1;
     for (const k of order) {
-      if (positions.length > 0 && positions[positions.length - 1] === at[k]) continue;
-      positions.push(at[k]!);
-      if (m.keep !== undefined && this.keeps(m.keep, token[k]!)) kept.push(at[k]!);
+      if (at[k] === last) continue;
+      last = at[k]!;
+      if (m.keep === undefined) positions.push(last);
+      else if (kept.length < m.keep.max && this.keeps(m.keep, token[k]!)) kept.push(last);
       m.weights[of[k]!] = m.weights[of[k]!]! + weight[k]!;
     }
     let score = 0;
@@ -178,7 +181,7 @@ export class PostingsSearch implements TermSearch {
     let verdict = keep.known[id]!;
     if (verdict === 0) {
       const word = this.index.token(id);
-      keep.known[id] = verdict = word !== undefined && keep.test(word) ? 1 : 2;
+      keep.known[id] = verdict = word !== undefined && keep.word(word) ? 1 : 2;
     }
     return verdict === 1;
   }

@@ -5,17 +5,22 @@ export interface RawHit {
   /** Pagefind's page id. */
   id: string;
   score: number;
-  /** Word positions in the indexed text (`text.split(' ')`) that matched. */
+  /** Word positions in the indexed text (`text.split(' ')`) that matched (none when `kept` is given). */
   words: number[];
   /**
-   * Those of `words` whose text word passes the search's `keep`, when the index knows the text's
-   * words (else the caller reads them from the text).
+   * When the search was given `keep` and the index knows the text's words: the first `keep.max`
+   * matched positions whose text word passes `keep.word` (else the caller reads the words).
    */
   kept?: number[];
 }
 
+/** Which matched positions the caller keeps: those whose text word passes `word`, the first `max`. */
+export interface Keep {
+  word: (textWord: string) => boolean;
+  max: number;
+}
+
 export interface TermSearch {
-  /** `keep`: which text words the caller will keep a matched position for (see `RawHit.kept`). */
-  search(term: string, keep?: (textWord: string) => boolean): Promise<RawHit[]>;
+  search(term: string, keep?: Keep): Promise<RawHit[]>;
   close(): Promise<void>;
 }
