@@ -8,16 +8,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { searchModulesOf } from '../lib/tree.ts';
 
 const [root, buildDir, out] = process.argv.slice(2).map((p) => path.resolve(p));
 if (!root || !buildDir || !out) throw new Error('usage: search-responses.ts <tree> <read-model build> <out.jsonl>');
-const load = (file: string) => import(path.join(root, file));
-const { parseConfig } = await load('server/config.ts');
-const { loadModel } = await load('server/read-model/holder.ts');
-const { SearchPagesParams } = await load('server/schemas/params.ts');
-const { searchPages } = await load('server/search/index.ts');
-const { commonQueries, realisticQueries } = await load('bench/micro/queries.ts');
-const { loadQuerySet, loadHeldOut } = await load('test/server/search/realistic/evaluate.ts');
+const { parseConfig, loadModel, SearchPagesParams, searchPages, commonQueries, realisticQueries } = await searchModulesOf(root);
+const { loadQuerySet, loadHeldOut } = await import(path.join(root, 'test/server/search/realistic/evaluate.ts'));
 
 const model = await loadModel({ ...parseConfig(), readModelDir: path.dirname(path.dirname(buildDir)) }, buildDir);
 const queries: { query: string; city?: string }[] = [...commonQueries(), ...realisticQueries()];
