@@ -26,6 +26,7 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFi
 import path from 'node:path';
 import { CborReader, CborWriter } from './cbor.ts';
 import { fullHash, readPayload, shortName, writePayload } from './files.ts';
+import { compareBytes } from '../../server/search/byte-order.ts';
 
 /** Pagefind's own index chunk size (its `index_chunk_size` default), in locations + pages. */
 export const CHUNK_SIZE = 20_000;
@@ -159,17 +160,7 @@ function writeRuns(w: CborWriter, runs: Run[]): void {
   }
 }
 
-/** Byte order of UTF-8, which is Rust's `String` order: code point order, not UTF-16's. */
-export function compareBytes(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.codePointAt(i)!;
-    const y = b.codePointAt(i)!;
-    if (x !== y) return x - y;
-    if (x > 0xffff) i++;
-  }
-  return a.length - b.length;
-}
+export { compareBytes };
 
 /** Pagefind's `get_prefixes`: each word cut one character past their common prefix. */
 function prefixes(a: string, b: string): [string, string] {

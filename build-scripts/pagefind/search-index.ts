@@ -1,6 +1,6 @@
 /**
- * The search index of one read-model build: Pagefind's bundle plus the sidecar the in-Node
- * runtime needs (server/search/sidecar.ts describes both).
+ * The search index of one read-model build: Pagefind's bundle, the postings the server searches
+ * (written from the bundle: postings-writer.ts) and the sidecar (server/search/sidecar.ts).
  *
  * Pages go in with `addCustomRecord`, not `addHTMLFile`: the read model already holds each
  * page's main content, and indexing its plain text keeps the words Pagefind locates identical
@@ -25,8 +25,9 @@ import { realWordsFilters } from '../lexicon/real-words.ts';
 import { createMerger } from './merge.ts';
 import { createTextSpill, type SpillRef } from '../text-spill.ts';
 import { writeSidecarFiles } from './sidecar-files.ts';
+import { writePostings } from './postings-writer.ts';
 
-/** Files Pagefind writes for browsers (UI, highlighting, worker); the Node runtime needs none. */
+/** Files Pagefind writes for browsers (UI, highlighting, worker); the tests' Node runtime needs none. */
 const BROWSER_ONLY = [
   'pagefind-ui.js', 'pagefind-ui.css', 'pagefind-modular-ui.js', 'pagefind-modular-ui.css',
   'pagefind-component-ui.js', 'pagefind-component-ui.css', 'pagefind-highlight.js', 'pagefind-worker.js',
@@ -289,6 +290,7 @@ export async function buildSearchIndex(opts: {
       })(),
       vocabulary: [...df].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
     });
+    await writePostings(outDir);
     await fs.writeFile(path.join(outDir, LEXICON_FILE), JSON.stringify(opts.lexicon ?? compileLexicon()));
     const realWords = realWordsFilters();
     await fs.writeFile(path.join(outDir, SPANISH_WORDS_FILE), realWords.spanish);

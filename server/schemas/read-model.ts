@@ -10,7 +10,7 @@
  *   builds/<id>/pages.pack        every page's JSON (as in pages/), back to back: what a server reads
  *   builds/<id>/pages/<slug>.json ReadModelPageSchema, one per published page
  *   builds/<id>/company/<section>.json  CompanyInfo for each get_company_info section
- *   builds/<id>/search/           the Pagefind index and its sidecar files (search stage)
+ *   builds/<id>/search/           the Pagefind index, the postings the server searches and the sidecar files (search stage)
  */
 import { z } from 'zod';
 import { CitySlugSchema } from './cities.ts';
@@ -20,8 +20,10 @@ import { CitySlugSchema } from './cities.ts';
  * 3: the manifest names the build's content (`content_id`), from which cursors are signed;
  *    `pages.ndjson` indexes the pages in `pages.pack`, so a server loads without opening every page file.
  * 4: the page index is binary (`pages.idx`), without headings: the search sidecar holds their stems.
+ * 5: `search/postings.json` and `postings.bin` (server/search/postings-format.ts), which the server
+ *    searches instead of Pagefind's bundle.
  */
-export const READ_MODEL_SCHEMA_VERSION = 4;
+export const READ_MODEL_SCHEMA_VERSION = 5;
 
 export const PAGE_KINDS = ['home', 'service', 'city', 'service-city', 'guide', 'info'] as const;
 

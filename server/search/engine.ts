@@ -1,22 +1,24 @@
 /**
- * search_pages over one read-model build: Pagefind (in Node) finds and scores candidate pages,
- * this module gathers them per query term, and analyze.ts, rank.ts, precision.ts and weights.ts
+ * search_pages over one read-model build: the build's postings (postings-search.ts, Pagefind's
+ * search and scores without Pagefind) find and score candidate pages, this module gathers them
+ * per query term, and analyze.ts, rank.ts, precision.ts and weights.ts
  * decide what the query means, what really matched and in which order; it then pages and cuts
  * excerpts.
  *
- * - Matching, per word (analyze.ts names the words of each term and its synonyms): Pagefind is
- *   asked for the common prefix of the build words that word matches (so "fontanería" also
- *   reaches pages that only say "fontaneros") and returns pages, scores and the positions it
- *   matched. Pagefind matches prefixes, so each position is checked against the word
- *   (vocabulary.ts) and a page stays only if a position, its title or its headings really match.
- * - Cost: per-word Pagefind answers in one bounded LRU (queries share words: "cerrajero",
- *   "cerrajero en vigo" and "cerrajero" with city=vigo are one Pagefind call), ranked lists per
+ * - Matching, per word (analyze.ts names the words of each term and its synonyms): the postings
+ *   are asked, as Pagefind would be, for the common prefix of the build words that word matches
+ *   (so "fontanería" also reaches pages that only say "fontaneros"), and return pages, scores and
+ *   the positions matched. Pagefind matches prefixes, so the text's word at each position is
+ *   checked against the word (vocabulary.ts; the postings know the words, each is checked once)
+ *   and a page stays only if a position, its title or its headings really match.
+ * - Cost: per-word answers in one bounded LRU (queries share words: "cerrajero",
+ *   "cerrajero en vigo" and "cerrajero" with city=vigo are one lookup), ranked lists per
  *   (city, normalized query) in another; pages of a list, excerpts included, are built on first
- *   use and kept with it, so a cursor walk or a repeated query is a slice. Pagefind calls are
- *   serialized (its WebAssembly state is one pointer swapped per call).
+ *   use and kept with it, so a cursor walk or a repeated query is a slice.
  * - Memory: what grows with the site stays on disk or in flat arrays — page texts are read by
- *   offset (text-pack.ts), title and heading stems are numbers (page-stems.ts), Pagefind loads
- *   index chunks as searches need them — and both caches are bounded in bytes as well as entries.
+ *   offset (text-pack.ts), title and heading stems are numbers (page-stems.ts), each word's
+ *   postings are read from disk when a search needs them — and both caches are bounded in bytes
+ *   as well as entries.
  */
 import path from 'node:path';
 import fs from 'node:fs/promises';
@@ -27,7 +29,8 @@ import { invalidParam } from '../errors.ts';
 import { CursorCodec, MAX_OFFSET } from './cursor.ts';
 import { buildExcerpt, type Words } from './excerpt.ts';
 import { Lru } from './lru.ts';
-import { loadPagefind, PAGEFIND_MAX_MEMORY_BYTES, type PagefindSearch, type RawHit } from './pagefind-runtime.ts';
+import { openPostingsSearch } from './postings-search.ts';
+import type { RawHit, TermSearch } from './term-search.ts';
 import { CompiledLexiconSchema } from '../schemas/lexicon.ts';
 import { analyze, normalizeQuery, type Term } from './analyze.ts';
 import { BloomFilter } from './bloom.ts';
@@ -35,7 +38,7 @@ import { Lexicon } from './lexicon.ts';
 import type { PageStems } from './page-stems.ts';
 import { rank, type RankedPage, type TermMatch } from './rank.ts';
 import { fieldFactor } from './weights.ts';
-import { ENGLISH_WORDS_FILE, LEXICON_FILE, PAGEFIND_DIR, readSidecar, SPANISH_WORDS_FILE, TEXTS_FILE } from './sidecar.ts';
+import { ENGLISH_WORDS_FILE, LEXICON_FILE, readSidecar, SPANISH_WORDS_FILE, TEXTS_FILE } from './sidecar.ts';
 import { stem } from './stem-es.ts';
 import { TextPack } from './text-pack.ts';
 import { words as foldedWords } from './text.ts';
@@ -45,16 +48,14 @@ import { familyStems, Vocabulary } from './vocabulary.ts';
 export interface SearchMemory {
   /** Split page texts kept (bytes). */
   textCacheBytes: number;
-  /** Sites up to this many pages load their whole Pagefind index at open. */
+  /** Sites up to this many pages fill the word cache at open. */
   preloadMaxPages: number;
-  /** Pagefind's WebAssembly memory past which its instance is replaced. */
-  pagefindMaxBytes: number;
 }
 
 /** Ranked lists kept per engine. A list is at most one reference per matching page. */
 export const CACHE_ENTRIES = 400;
 /**
- * Per-word Pagefind answers kept per engine. With CACHE_ENTRIES full of the most frequent words
+ * Per-word answers kept per engine. With CACHE_ENTRIES full of the most frequent words
  * of the 410-page sample site, the two caches hold ~40 MB of heap.
  */
 export const WORD_CACHE_ENTRIES = 600;
@@ -73,19 +74,13 @@ const RANKED_BYTES = 96;
 /** Positions kept per page and word: the excerpt needs the first few, the cache stays bounded. */
 const MAX_POSITIONS = 64;
 const NONE: readonly number[] = Object.freeze([]);
-/** Vocabulary words spread over the index to load its chunks at open. */
-const WARM_WORDS = 200;
-/**
- * Sites up to this many pages load their whole index at open (a few MB, first searches fast);
- * larger ones load chunks as searches ask, since the index grows with the site.
- */
+/** Sites up to this many pages fill the word cache at open (WARM_CACHE_WORDS). */
 export const PRELOAD_MAX_PAGES = 2_000;
-const DEFAULT_MEMORY: SearchMemory = { textCacheBytes: TEXT_CACHE_BYTES, preloadMaxPages: PRELOAD_MAX_PAGES, pagefindMaxBytes: PAGEFIND_MAX_MEMORY_BYTES };
+const DEFAULT_MEMORY: SearchMemory = { textCacheBytes: TEXT_CACHE_BYTES, preloadMaxPages: PRELOAD_MAX_PAGES };
 /**
- * At open, the Pagefind answers of the words pages are titled and described with — trades,
- * services, problems, cities: what agents search for — are fetched into the word cache, most
- * frequent first, within a time budget, so the first search of a common query does not pay for a
- * Pagefind call (~2–3 ms each on the sample site).
+ * At open, the answers of the words pages are titled and described with — trades, services,
+ * problems, cities: what agents search for — are fetched into the word cache, most frequent
+ * first, within a time budget, so the first search of a common query does not pay for a lookup.
  */
 const WARM_CACHE_WORDS = Math.floor(WORD_CACHE_ENTRIES / 2);
 const WARM_BUDGET_MS = 3000;
@@ -142,7 +137,7 @@ interface Entry {
 /** Responses kept per ranked list (first pages under the few limits clients use, a cursor walk). */
 const RESPONSES_PER_ENTRY = 16;
 
-/** A page that really matches one query word: its Pagefind score, where, and the matching positions. */
+/** A page that really matches one query word: its (Pagefind) score, where, and the matching positions. */
 interface WordHit { doc: Doc; score: number; inTitle: boolean; inHeading: boolean; positions: readonly number[] }
 
 /** Stems of each folded word in a raw text word ("agua/luz," → [["agu"], ["luz"]]), memoized per engine. */
@@ -159,7 +154,8 @@ class StemMemo {
   }
 }
 
-function commonPrefix(list: readonly string[]): string {
+/** The longest prefix the words share: what the engine looks a word up by. */
+export function commonPrefix(list: readonly string[]): string {
   let p = list[0] ?? '';
   for (const w of list) {
     let i = 0;
@@ -217,12 +213,10 @@ export class SearchEngine {
   private readonly wordCache = new Lru<string, WordHit[]>(WORD_CACHE_BYTES);
   private readonly wordPending = new Map<string, Promise<WordHit[]>>();
   private readonly stems = new StemMemo();
-  /** Tail of the chain that serializes Pagefind calls. */
-  private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
 
   constructor(
-    private readonly pagefind: PagefindSearch,
+    private readonly index: TermSearch,
     private readonly docs: ReadonlyMap<string, Doc>,
     private readonly data: PageData,
     private readonly vocabulary: Vocabulary,
@@ -243,14 +237,14 @@ export class SearchEngine {
     return this.docs.size;
   }
 
-  /** What the engine holds now of what grows with use: cached text bytes, Pagefind's memory and renewals. */
-  get held(): { textBytes: number; pagefindBytes: number; pagefindRenewals: number } {
-    return { textBytes: this.data.texts.cachedBytes, pagefindBytes: this.pagefind.memoryBytes(), pagefindRenewals: this.pagefind.renewals };
+  /** What the engine holds now of what grows with use: cached text bytes. */
+  get held(): { textBytes: number } {
+    return { textBytes: this.data.texts.cachedBytes };
   }
 
   /**
    * The response for `input`: at once when the query's ranking is cached (most requests: agents
-   * repeat the common queries), after Pagefind otherwise. Bad cursors throw (ApiError 400).
+   * repeat the common queries), after the word lookups otherwise. Bad cursors throw (ApiError 400).
    */
   search(input: SearchPagesInput): SearchResponse | Promise<SearchResponse> {
     if (this.closed) throw new Error('search engine is closed');
@@ -291,26 +285,19 @@ export class SearchEngine {
     this.closed = true;
     this.cache.clear();
     this.wordCache.clear();
-    await this.queue.catch(() => undefined);
-    await this.pagefind.destroy();
+    await Promise.all([...this.wordPending.values()].map((p) => p.catch(() => undefined)));
+    await this.index.close();
     this.data.texts.close();
   }
 
 
   /**
-   * Runs Pagefind once, so a broken bundle fails at open. On a small site it loads every index
-   * chunk now: chunks hold ranges of the sorted words, so words spread evenly over the vocabulary
-   * reach them all (one that is missed loads on first use); then it fills the word cache
-   * (WARM_CACHE_WORDS). A large site (one that does not preload) warms no word: there one takes
-   * seconds of Pagefind, which would hold up the start and the first searches behind it.
+   * Looks one word up, so broken postings fail at open; on a small site it then fills the word
+   * cache (WARM_CACHE_WORDS).
    */
   async warm(): Promise<void> {
-    const words = this.vocabulary.words();
-    const step = Math.max(1, Math.floor(words.length / WARM_WORDS));
-    const small = this.docs.size <= this.memory.preloadMaxPages;
-    const sample = small ? words.filter((_, i) => i % step === 0) : words.slice(0, 1);
-    await this.serialized(() => this.pagefind.preload(sample.join(' ') || 'a'));
-    if (!small) return;
+    await this.index.search(this.vocabulary.words()[0] ?? 'a');
+    if (this.docs.size > this.memory.preloadMaxPages) return;
     const started = performance.now();
     for (const term of this.warmTerms) {
       if (this.closed || performance.now() - started > WARM_BUDGET_MS) break;
@@ -330,12 +317,6 @@ export class SearchEngine {
       this.pending.set(scope, p);
     }
     return p;
-  }
-
-  private serialized<T>(run: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(run, run);
-    this.queue = next.catch(() => undefined);
-    return next;
   }
 
   private async rank(scope: string, normalized: string, city: CityFilter): Promise<Entry> {
@@ -385,7 +366,7 @@ export class SearchEngine {
   }
 
   /**
-   * The pages that really match one query word (cached; Pagefind asked once per word). Words with
+   * The pages that really match one query word (cached; looked up once per word). Words with
    * the same stem family ("fontanero", "fontaneros") match the same pages: one entry serves both.
    */
   private wordHits(term: string): Promise<WordHit[]> {
@@ -394,9 +375,11 @@ export class SearchEngine {
     if (cached !== undefined) return Promise.resolve(cached);
     let p = this.wordPending.get(key);
     if (p === undefined) {
-      p = this.serialized(() => this.pagefind.search(commonPrefix(this.vocabulary.family(term))))
+      const family = familyStems(term);
+      const keep = { word: (word: string) => anyIn(this.stems.of(word), family), max: MAX_POSITIONS };
+      p = this.index.search(commonPrefix(this.vocabulary.family(term)), keep)
         .then((raw) => {
-          const hits = this.verify(term, raw);
+          const hits = this.verify(family, raw);
           if (!this.closed) this.wordCache.set(key, hits, hitsWeight(hits));
           return hits;
         })
@@ -406,19 +389,21 @@ export class SearchEngine {
     return p;
   }
 
-  /** Keeps the Pagefind hits where the word really matches (title, or a located word). */
-  private verify(term: string, raw: readonly RawHit[]): WordHit[] {
-    const family = familyStems(term);
+  /** Keeps the hits where the word really matches (title, or a located word). */
+  private verify(family: ReadonlySet<string>, raw: readonly RawHit[]): WordHit[] {
     const out: WordHit[] = [];
     for (const hit of raw) {
       const doc = this.docs.get(hit.id);
       if (doc === undefined) continue;
-      const located = this.data.texts.wordsAt(doc.index, hit.words);
-      const positions: number[] = [];
-      hit.words.forEach((pos, k) => {
-        const w = located[k];
-        if (w !== undefined && anyIn(this.stems.of(w), family)) positions.push(pos);
-      });
+      let positions = hit.kept;
+      if (positions === undefined) {
+        const located = this.data.texts.wordsAt(doc.index, hit.words);
+        const kept: number[] = positions = [];
+        hit.words.forEach((pos, k) => {
+          const w = located[k];
+          if (w !== undefined && anyIn(this.stems.of(w), family)) kept.push(pos);
+        });
+      }
       // The family is a dozen stems, a page's headings hundreds: look the family up in them.
       const inTitle = this.data.titles.hasAny(doc.index, family);
       const inHeading = this.data.heads.hasAny(doc.index, family);
@@ -470,9 +455,9 @@ export async function openSearch(searchDir: string, pages: PageInfos, cursorKey:
     bloom(ENGLISH_WORDS_FILE),
   ]);
   const lexicon = new Lexicon(compiled, { spanish, english }, stem);
-  let pagefind: PagefindSearch;
+  let pagefind: TermSearch;
   try {
-    pagefind = await loadPagefind(path.join(searchDir, PAGEFIND_DIR), memory.pagefindMaxBytes);
+    pagefind = await openPostingsSearch(searchDir);
   } catch (err) {
     texts.close();
     throw err;

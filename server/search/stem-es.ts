@@ -1,8 +1,12 @@
 /**
  * The Snowball Spanish stemmer (snowballstem.org/algorithms/spanish/stemmer.html), run on
- * folded words (no diacritics, see text.ts): every suffix list is written without accents, so
- * "fontanería" and "fontaneria" stem alike. That is the one deviation from the published
- * algorithm; index and query go through the same function, which is all matching needs.
+ * folded words (no diacritics, see text.ts), in two versions:
+ *
+ * - `stem`: every suffix list written without accents, so "fontanería" and "fontaneria" stem
+ *   alike, and a few nouns kept whole; index and query go through it, which is all matching needs.
+ * - `snowballStem`: the stemmer Pagefind 1.5.2 stems query words with (postings-search.ts must
+ *   stem as it does): the published algorithm, whose accented suffixes a folded word never ends
+ *   with, but for "ación" and "ución", which it also takes unaccented.
  */
 
 const isVowel = (c: string | undefined): boolean =>
@@ -45,7 +49,13 @@ function longest(w: string, list: readonly string[], limit = 0): string | undefi
 const PRONOUNS = ['me', 'se', 'sela', 'selo', 'selas', 'selos', 'la', 'le', 'lo', 'las', 'les', 'los', 'nos'];
 const PRONOUN_HOSTS = ['iendo', 'ando', 'ar', 'er', 'ir', 'yendo'];
 
-const STEP1: ReadonlyArray<readonly [readonly string[], (w: string, s: string, r: Regions) => string | null]> = [
+type Rule = readonly [readonly string[], (w: string, s: string, r: Regions) => string | null];
+
+/**
+ * Step 1; "logía" is accented in the algorithm, so a folded word never ends with it there.
+ * ("ación" and "ución" are taken unaccented by Pagefind's stemmer too.)
+ */
+const step1 = (accented: boolean): readonly Rule[] => [
   [['anza', 'anzas', 'ico', 'ica', 'icos', 'icas', 'ismo', 'ismos', 'able', 'ables', 'ible', 'ibles', 'ista',
     'istas', 'oso', 'osa', 'osos', 'osas', 'amiento', 'amientos', 'imiento', 'imientos'],
   (w, s, r) => (inR(w, s, r.r2) ? cut(w, s) : null)],
@@ -55,7 +65,7 @@ const STEP1: ReadonlyArray<readonly [readonly string[], (w: string, s: string, r
       const x = cut(w, s);
       return x.endsWith('ic') && x.length - 2 >= r.r2 ? x.slice(0, -2) : x;
     }],
-  [['logia', 'logias'], (w, s, r) => (inR(w, s, r.r2) ? cut(w, s) + 'log' : null)],
+  [accented ? [] : ['logia', 'logias'], (w, s, r) => (inR(w, s, r.r2) ? cut(w, s) + 'log' : null)],
   [['ucion', 'uciones'], (w, s, r) => (inR(w, s, r.r2) ? cut(w, s) + 'u' : null)],
   [['encia', 'encias'], (w, s, r) => (inR(w, s, r.r2) ? cut(w, s) + 'ente' : null)],
   [['amente'], (w, s, r) => {
@@ -87,17 +97,17 @@ const STEP1: ReadonlyArray<readonly [readonly string[], (w: string, s: string, r
     return x.endsWith('at') && x.length - 2 >= r.r2 ? x.slice(0, -2) : x;
   }],
 ];
-const STEP1_ALL = STEP1.flatMap(([list]) => list);
 
 const Y_VERB = ['ya', 'ye', 'yan', 'yen', 'yeron', 'yendo', 'yo', 'yas', 'yes', 'yais', 'yamos'];
 const VERB_GU = ['en', 'es', 'eis', 'emos'];
-const VERB = `arian arias aran aras ariais aria areis ariamos aremos ara are erian erias eran eras eriais
-eria ereis eriamos eremos era ere irian irias iran iras iriais iria ireis iriamos iremos ira ire aba ada
-ida ia ara iera ad ed id ase iese aste iste an aban ian aran ieran asen iesen aron ieron ado ido ando
-iendo io ar er ir as abas adas idas ias aras ieras ases ieses is ais abais iais arais ierais aseis
-ieseis asteis isteis ados idos amos abamos iamos imos aramos ieramos iesemos asemos`.split(/\s+/);
-const VERB_ALL = [...new Set([...VERB_GU, ...VERB])];
-const RESIDUAL = ['os', 'a', 'o', 'i', 'e'];
+/** Verb suffixes the algorithm writes without accents… */
+const VERB_PLAIN = `aremos eremos iremos aba ada ida ara iera ad ed id ase iese aste iste an aban aran ieran asen
+iesen aron ieron ado ido ando iendo ar er ir as abas adas idas aras ieras ases ieses abais arais ierais
+aseis ieseis asteis isteis ados idos amos imos`.split(/\s+/);
+/** …and those it writes accented ("arían", "ía", "éis"), here folded. */
+const VERB_FOLDED = `arian arias aran aras ariais aria areis ariamos ara are erian erias eran eras eriais eria ereis
+eriamos era ere irian irias iran iras iriais iria ireis iriamos ira ire ia ian io ias is ais iais abamos
+iamos aramos ieramos iesemos asemos eis`.split(/\s+/);
 
 const inR = (w: string, s: string, start: number): boolean => w.length - s.length >= start;
 const cut = (w: string, s: string): string => w.slice(0, w.length - s.length);
@@ -112,17 +122,17 @@ function attachedPronoun(w: string, r: Regions): string {
   return before;
 }
 
-function verbSuffix(w: string, r: Regions): string | null {
+function verbSuffix(w: string, r: Regions, verbs: readonly string[]): string | null {
   const y = longest(w, Y_VERB, r.rv);
   if (y !== undefined && cut(w, y).endsWith('u')) return cut(w, y);
-  const s = longest(w, VERB_ALL, r.rv);
+  const s = longest(w, verbs, r.rv);
   if (s === undefined) return null;
   const x = cut(w, s);
   return VERB_GU.includes(s) && x.endsWith('gu') ? x.slice(0, -1) : x;
 }
 
-function residual(w: string, r: Regions): string {
-  const s = longest(w, RESIDUAL);
+function residual(w: string, r: Regions, residuals: readonly string[]): string {
+  const s = longest(w, residuals);
   if (s === undefined || !inR(w, s, r.rv)) return w;
   const x = cut(w, s);
   if (s === 'e' && x.endsWith('gu') && x.length - 1 >= r.rv) return x.slice(0, -1);
@@ -133,29 +143,51 @@ function residual(w: string, r: Regions): string {
  * Nouns the algorithm takes for verbs: "-ed" is a verb ending (vosotros imperative), so "pared"
  * would stem to "par" and match "para". Snowball keeps such lists for other languages too.
  */
-const EXCEPTIONS: ReadonlyMap<string, string> = new Map(Object.entries({
+const EXCEPTIONS: Readonly<Record<string, string>> = {
   pared: 'pared', paredes: 'pared', red: 'red', redes: 'red', cesped: 'cesped', huesped: 'huesped', huespedes: 'huesped',
-}));
+};
 
-/** Stem of one folded word. Regions are marked once, on the whole word, as the algorithm does. */
-export function stem(word: string): string {
-  // A Map, not an object: "constructor" or "tostring" are words too, not inherited properties.
-  const exception = EXCEPTIONS.get(word);
-  if (exception !== undefined) return exception;
-  if (word.length < 3) return word;
-  let w = word;
-  const r = regions(w);
-  w = attachedPronoun(w, r);
-  let changed = false;
-  const s1 = longest(w, STEP1_ALL);
-  if (s1 !== undefined) {
-    const rule = STEP1.find(([list]) => list.includes(s1))!;
-    const x = rule[1](w, s1, r);
-    if (x !== null) { w = x; changed = true; }
-  }
-  if (!changed) {
-    const x = verbSuffix(w, r);
-    if (x !== null) w = x;
-  }
-  return residual(w, r);
+interface Variant {
+  step1: readonly Rule[];
+  verbs: readonly string[];
+  /** Residual suffixes ("í", "á", "ó" and "é" are accented in the algorithm). */
+  residuals: readonly string[];
+  exceptions: Readonly<Record<string, string>>;
+  /** Words shorter than this are kept whole. */
+  minLength: number;
 }
+
+/** A stemmer of folded words; regions are marked once, on the whole word, as the algorithm does. */
+function stemmer({ step1: rules, verbs, residuals, exceptions, minLength }: Variant): (word: string) => string {
+  const all = rules.flatMap(([list]) => list);
+  return (word) => {
+    if (Object.hasOwn(exceptions, word)) return exceptions[word]!;
+    if (word.length < minLength) return word;
+    let w = word;
+    const r = regions(w);
+    w = attachedPronoun(w, r);
+    let changed = false;
+    const s1 = longest(w, all);
+    if (s1 !== undefined) {
+      const rule = rules.find(([list]) => list.includes(s1))!;
+      const x = rule[1](w, s1, r);
+      if (x !== null) { w = x; changed = true; }
+    }
+    if (!changed) {
+      const x = verbSuffix(w, r, verbs);
+      if (x !== null) w = x;
+    }
+    return residual(w, r, residuals);
+  };
+}
+
+/** Stem of one folded word, as the index and the query analysis take it. */
+export const stem = stemmer({
+  step1: step1(false), verbs: [...new Set([...VERB_GU, ...VERB_PLAIN, ...VERB_FOLDED])],
+  residuals: ['os', 'a', 'o', 'i', 'e'], exceptions: EXCEPTIONS, minLength: 3,
+});
+
+/** Stem of one folded word by the published algorithm (Snowball, as Pagefind's stemmer runs it). */
+export const snowballStem = stemmer({
+  step1: step1(true), verbs: ['en', 'es', 'emos', ...VERB_PLAIN], residuals: ['os', 'a', 'o', 'e'], exceptions: {}, minLength: 0,
+});

@@ -225,9 +225,10 @@ publishing('a build with a broken search index is refused; the server neither cr
   const dist = await stubSite();
   let servers: ServerProcess[] = [];
   const corruptions: Record<string, (dir: string, name: string) => Promise<void> | undefined> = {
-    'empty-meta': (dir, name) => (name.endsWith('.pf_meta') ? fs.writeFile(path.join(dir, name), '') : undefined),
-    'garbage-wasm': (dir, name) => (name.startsWith('wasm.') ? fs.writeFile(path.join(dir, name), Buffer.alloc(4096, 7)) : undefined),
-    'cut-entry': (dir, name) => (name === 'pagefind-entry.json' ? fs.writeFile(path.join(dir, name), '{"version":"1.') : undefined),
+    'empty-header': (dir, name) => (name === 'postings.json' ? fs.writeFile(path.join(dir, name), '') : undefined),
+    'garbage-postings': (dir, name) => (name === 'postings.bin' ? fs.stat(path.join(dir, name)).then((s) => fs.writeFile(path.join(dir, name), Buffer.alloc(s.size, 7))) : undefined),
+    'cut-postings': (dir, name) => (name === 'postings.bin' ? fs.truncate(path.join(dir, name), 100) : undefined),
+    'other-format': (dir, name) => (name === 'postings.json' ? fs.readFile(path.join(dir, name), 'utf8').then((h) => fs.writeFile(path.join(dir, name), h.replace('"format":1', '"format":2'))) : undefined),
   };
   try {
     servers = await startServers(1, serverEnv({ SITE_URL: fixture.siteUrl, READ_MODEL_DIR: fixture.dir, DIST_DIR: dist.distDir, LOG_LEVEL: 'info' }));
@@ -236,8 +237,8 @@ publishing('a build with a broken search index is refused; the server neither cr
     for (const [kind, corrupt] of Object.entries(corruptions)) {
       // Built elsewhere, broken, then published into the served folder.
       const other = await createReadModel({ buildId: kind });
-      const pagefind = path.join(buildPath(other.dir, kind), 'search', 'pagefind');
-      for (const name of await fs.readdir(pagefind)) await corrupt(pagefind, name);
+      const search = path.join(buildPath(other.dir, kind), 'search');
+      for (const name of await fs.readdir(search)) await corrupt(search, name);
       await fs.cp(buildPath(other.dir, kind), buildPath(fixture.dir, kind), { recursive: true });
       await other.remove();
       await writePointer(fixture.dir, kind);

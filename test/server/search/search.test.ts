@@ -1,6 +1,6 @@
 /**
- * search_pages semantics (issue 3) on a real Pagefind index built by the search stage from
- * realistic Spanish pages, searched through Pagefind's own pagefind.js loaded in Node.
+ * search_pages semantics (issue 3) on a real index built by the search stage from realistic
+ * Spanish pages, searched through the postings the server reads.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';

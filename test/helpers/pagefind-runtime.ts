@@ -1,5 +1,6 @@
 /**
- * Pagefind's own generated `pagefind.js` running in Node, no browser.
+ * Pagefind's own generated `pagefind.js` running in Node, no browser: what the server's postings
+ * search (server/search/postings-search.ts) is checked against.
  *
  * The bundle's files are served to it by a private `fetch` that reads them from disk when
  * Pagefind first asks (it keeps what it loaded), so index chunks are loaded as searches need them
@@ -15,32 +16,33 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { retryOnShortage } from '../read-model/file-pressure.ts';
+import { retryOnShortage } from '../../server/read-model/file-pressure.ts';
+import type { RawHit, TermSearch } from '../../server/search/term-search.ts';
 
-/** One page of a raw Pagefind search (the fields we read). */
-export interface RawHit {
-  /** Pagefind's page id. */
-  id: string;
-  score: number;
-  /** Word positions in the indexed text (`text.split(' ')`) that Pagefind matched. */
-  words: number[];
-}
-
-export interface PagefindSearch {
-  search(term: string): Promise<RawHit[]>;
+export interface PagefindSearch extends TermSearch {
+  /** The stems Pagefind searches for `term`'s words (its playground's search keywords). */
+  stems(term: string): Promise<string[]>;
   /** Loads the index chunks `term` needs, without searching. */
   preload(term: string): Promise<void>;
   /** Bytes of the current instance's WebAssembly memory. */
   memoryBytes(): number;
   /** Instances replaced so far for their memory. */
   readonly renewals: number;
-  destroy(): Promise<void>;
 }
 
 /** Memory of an instance past which it is replaced (chunks it loaded are read again as needed). */
 export const PAGEFIND_MAX_MEMORY_BYTES = 128 * 2 ** 20;
 
+/** Pagefind's main-thread class: what its playground mode is entered on. */
+interface PagefindClass {
+  primary: { wasm: unknown };
+  enterPlaygroundMode(): Promise<void>;
+  search(term: string, opts: object): Promise<{ search_keywords?: string[] }>;
+  destroy?(): Promise<void>;
+}
+
 interface PagefindModule {
+  Pagefind: new (opts: { basePath: string; language: string }) => PagefindClass;
   createInstance(opts: { basePath: string }): {
     init(): Promise<void>;
     search(term: string, opts: object): Promise<{ results: RawHit[] } | null>;
@@ -78,7 +80,7 @@ export async function loadPagefind(dir: string, maxMemoryBytes = PAGEFIND_MAX_ME
     if (!pattern.test(source)) throw new Error(`${dir}/pagefind.js: ${what} not found (unsupported Pagefind version?)`);
   }
   const body = `"use strict";${source
-    .replace(EXPORTS, 'return {$1};')
+    .replace(EXPORTS, 'return {$1, Pagefind};')
     .replace(UNAWAITED_INIT, '$1this.init($2).catch(()=>{});')
     .replace(WASM_LOADED, '$1onWasm(this.wasm);')
     .replaceAll('import.meta.url', 'importMetaUrl')}`;
@@ -92,9 +94,10 @@ export async function loadPagefind(dir: string, maxMemoryBytes = PAGEFIND_MAX_ME
     return data === null ? new Response(null, { status: 404 }) : new Response(new Uint8Array(data));
   };
   let memory: WebAssembly.Memory | undefined;
+  let mod: PagefindModule | undefined;
   const open = async (): Promise<Instance> => {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- evaluating the bundle's own generated module
-    const mod = new Function('fetch', 'importMetaUrl', 'onWasm', body)(fetchFile, undefined, (wasm: { memory: WebAssembly.Memory }) => { memory = wasm.memory; }) as PagefindModule;
+    mod = new Function('fetch', 'importMetaUrl', 'onWasm', body)(fetchFile, undefined, (wasm: { memory: WebAssembly.Memory }) => { memory = wasm.memory; }) as PagefindModule;
     const created = mod.createInstance({ basePath: BASE });
     await created.init();
     return created;
@@ -111,6 +114,17 @@ export async function loadPagefind(dir: string, maxMemoryBytes = PAGEFIND_MAX_ME
     return instance;
   };
 
+  let playground: Promise<PagefindClass> | undefined;
+  const inPlayground = async (): Promise<PagefindClass> => {
+    const pagefind = new mod!.Pagefind({ basePath: BASE, language: 'es' });
+    for (let waited = 0; pagefind.primary.wasm === null; waited++) {
+      if (waited > 6000) throw new Error(`${dir}: Pagefind's WebAssembly did not load`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await pagefind.enterPlaygroundMode();
+    return pagefind;
+  };
+
   return {
     async search(term) {
       const res = await (await current()).search(term, {});
@@ -119,8 +133,11 @@ export async function loadPagefind(dir: string, maxMemoryBytes = PAGEFIND_MAX_ME
     async preload(term) {
       await (await current()).preload(term, {});
     },
+    async stems(term) {
+      return (await (await (playground ??= inPlayground())).search(term, {})).search_keywords ?? [];
+    },
     memoryBytes: () => memory?.buffer.byteLength ?? 0,
     get renewals() { return renewals; },
-    destroy: () => { destroyed = true; return instance.destroy(); },
+    close: () => { destroyed = true; return instance.destroy(); },
   };
 }

@@ -1,0 +1,36 @@
+/**
+ * `node --import tsx bench/compare/search-responses.ts <tree> <read-model build> <out.jsonl>`:
+ * every search_pages response of one checkout (`<tree>`, e.g. `git archive` of a commit) for the
+ * realistic query set, its held-out set and the bench's query mix, each at limits 8 and 25 and
+ * through all its cursors, one JSON line each. Two trees' files compared with `cmp` show whether
+ * a change to the search moved a single byte of its answers. The build must be of a read-model
+ * format the tree reads.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { searchModulesOf } from '../lib/tree.ts';
+
+const [root, buildDir, out] = process.argv.slice(2).map((p) => path.resolve(p));
+if (!root || !buildDir || !out) throw new Error('usage: search-responses.ts <tree> <read-model build> <out.jsonl>');
+const { parseConfig, loadModel, SearchPagesParams, searchPages, commonQueries, realisticQueries } = await searchModulesOf(root);
+const { loadQuerySet, loadHeldOut } = await import(path.join(root, 'test/server/search/realistic/evaluate.ts'));
+
+const model = await loadModel({ ...parseConfig(), readModelDir: path.dirname(path.dirname(buildDir)) }, buildDir);
+const queries: { query: string; city?: string }[] = [...commonQueries(), ...realisticQueries()];
+for (const group of [...loadQuerySet(), ...loadHeldOut()]) for (const q of group.queries) queries.push({ query: q.query, city: q.city });
+const lines: string[] = [];
+for (const q of queries) {
+  for (const limit of [8, 25]) {
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const params: unknown = SearchPagesParams.parse({ query: q.query, city: q.city ?? 'todas', limit, ...(cursor ? { cursor } : {}) });
+      const res = (await searchPages(model.search, params)) as { next_cursor: string | null };
+      lines.push(JSON.stringify({ q, limit, cursor, res }));
+      cursor = res.next_cursor;
+    } while (cursor !== null && ++pages < 40);
+  }
+}
+fs.writeFileSync(out, `${lines.join('\n')}\n`);
+console.log(`${queries.length} queries, ${lines.length} responses`);
+await model.close();
