@@ -25,6 +25,7 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CborReader, CborWriter } from './cbor.ts';
+import { readBundleMeta, unsupportedBundle, PAGEFIND_FORMAT, type BundleEntry, type BundleMeta, type MetaPage } from './bundle-meta.ts';
 import { fullHash, readPayload, shortName, writePayload } from './files.ts';
 import { compareBytes } from '../../server/search/byte-order.ts';
 
@@ -33,22 +34,11 @@ export const CHUNK_SIZE = 20_000;
 /** Hex characters of a file's hash in its name: meta files get more (Pagefind's choice). */
 const NAME_PREFIX = 7;
 const META_PREFIX = 10;
-const FORMAT = '1.5.2';
-
-interface Entry {
-  version: string;
-  languages: Record<string, { hash: string; wasm: string; page_count: number }>;
-  [key: string]: unknown;
-}
-
-type MetaPage = [hash: string, wordCount: number];
-type Meta = [version: string, pages: MetaPage[], chunks: [string, string, string][], filters: [string, string][], sorts: unknown[], metaFields: string[]];
-
 interface Session {
   dir: string;
-  entry: Entry;
+  entry: BundleEntry;
   language: string;
-  meta: Meta;
+  meta: BundleMeta;
   /** Page number of this session's first page in the merged bundle. */
   offset: number;
 }
@@ -76,21 +66,11 @@ interface WordRuns {
   variants?: Map<string, Run[]>;
 }
 
-function unsupported(dir: string, what: string): never {
-  throw new Error(`${dir}: ${what} — the session merge reads Pagefind ${FORMAT} bundles only`);
-}
+const READER = 'the session merge';
+const unsupported = (dir: string, what: string): never => unsupportedBundle(dir, READER, what);
 
 function readSession(dir: string): Omit<Session, 'offset'> {
-  const entry = JSON.parse(readFileSync(path.join(dir, 'pagefind-entry.json'), 'utf8')) as Entry;
-  if (entry.version !== FORMAT) unsupported(dir, `version ${entry.version}`);
-  const languages = Object.keys(entry.languages);
-  if (languages.length !== 1) unsupported(dir, `${languages.length} languages`);
-  const language = languages[0]!;
-  const meta = new CborReader(readPayload(path.join(dir, `pagefind.${entry.languages[language]!.hash}.pf_meta`))).value() as Meta;
-  if (!Array.isArray(meta) || meta.length !== 6 || meta[0] !== FORMAT) unsupported(dir, 'unexpected meta layout');
-  if (meta[4].length > 0) unsupported(dir, 'sort indexes');
-  if (meta[1].some((p) => p.length !== 2)) unsupported(dir, 'grouped fragments');
-  return { dir, entry, language, meta };
+  return { dir, ...readBundleMeta(dir, READER) };
 }
 
 /** Reads one run of pages (`[[delta, locs, metaLocs], …]`) at the reader's position. */
@@ -338,11 +318,11 @@ export function createMerger(count: number, outDir: string): SessionMerger {
       const chunks = writeChunks(words, language, outDir);
       words.clear();
 
-      const meta: Meta = [FORMAT, pages, chunks, filterMeta, [], first.meta[5]];
+      const meta: BundleMeta = [PAGEFIND_FORMAT, pages, chunks, filterMeta, [], first.meta[5]];
       const payload = new CborWriter().value(meta).bytes();
       const metaName = `${language}_${fullHash(payload).slice(0, META_PREFIX)}`;
       writePayload(path.join(outDir, `pagefind.${metaName}.pf_meta`), payload);
-      const entry: Entry = { ...first.entry, languages: { [language]: { ...first.entry.languages[language]!, hash: metaName, page_count: pages.length } } };
+      const entry: BundleEntry = { ...first.entry, languages: { [language]: { ...first.entry.languages[language]!, hash: metaName, page_count: pages.length } } };
       writeFileSync(path.join(outDir, 'pagefind-entry.json'), JSON.stringify(entry));
       return { pages: pages.length, renamed };
     },

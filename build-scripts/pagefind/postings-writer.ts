@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { readBundleMeta, PAGEFIND_FORMAT } from './bundle-meta.ts';
 import { CborReader } from './cbor.ts';
 import { readPayload } from './files.ts';
 import { compareBytes } from '../../server/search/byte-order.ts';
@@ -16,7 +17,6 @@ import { POSTINGS_FILE, POSTINGS_FORMAT, POSTINGS_HEADER_FILE, type PostingsHead
 import { readAt } from '../../server/read-model/read-at.ts';
 import { PAGEFIND_DIR, readSidecar, SIDECAR_FILE, TEXTS_FILE } from '../../server/search/sidecar.ts';
 
-const VERSION = '1.5.2';
 /** A location's weight before any weight marker (Pagefind's decoder starts there). */
 const DEFAULT_WEIGHT = 25;
 const MAX_WEIGHT = 255;
@@ -109,17 +109,6 @@ function copyPages(r: CborReader, out: VarintFile, pageTokens: readonly Uint32Ar
   }
 }
 
-type Meta = [version: string, pages: [string, number][], chunks: [string, string, string][], ...rest: unknown[]];
-
-function readMeta(bundle: string): Meta {
-  const entry = JSON.parse(fs.readFileSync(path.join(bundle, 'pagefind-entry.json'), 'utf8')) as { version: string; languages: Record<string, { hash: string }> };
-  const languages = Object.values(entry.languages);
-  if (entry.version !== VERSION || languages.length !== 1) throw new Error(`${bundle}: postings are written from Pagefind ${VERSION} bundles of one language only`);
-  const meta = new CborReader(readPayload(path.join(bundle, `pagefind.${languages[0]!.hash}.pf_meta`))).value() as Meta;
-  if (meta[0] !== VERSION || meta.length !== 6) throw new Error(`${bundle}: unexpected Pagefind meta layout`);
-  return meta;
-}
-
 /**
  * The words of each indexed text (`text.split(' ')`, what Pagefind's positions count) as ids in
  * `tokens`, by Pagefind page number: so the server knows the word at a matched position without
@@ -153,10 +142,10 @@ async function pageTokens(searchDir: string, ids: readonly string[], tokens: Map
  */
 export async function writePostings(searchDir: string): Promise<{ words: number; bytes: number }> {
   const bundle = path.join(searchDir, PAGEFIND_DIR);
-  const meta = readMeta(bundle);
+  const { meta } = readBundleMeta(bundle, 'the postings writer');
   const tokens = new Map<string, number>();
   const texts = await pageTokens(searchDir, meta[1].map(([id]) => id), tokens);
-  const fields = meta[5] as string[];
+  const fields = meta[5];
   const file = path.join(searchDir, POSTINGS_FILE);
   const fd = fs.openSync(file, 'w');
   try {
@@ -215,7 +204,7 @@ export async function writePostings(searchDir: string): Promise<{ words: number;
     section('tokens', Buffer.from([...tokens.keys()].join('\n')));
     section('offsets', le(Float64Array.from(offsets)));
     out.flush();
-    const header: PostingsHeader = { format: POSTINGS_FORMAT, pagefind: VERSION, pages: meta[1].length, words: words.length, tokens: tokens.size, fields, sections };
+    const header: PostingsHeader = { format: POSTINGS_FORMAT, pagefind: PAGEFIND_FORMAT, pages: meta[1].length, words: words.length, tokens: tokens.size, fields, sections };
     fs.writeFileSync(path.join(searchDir, POSTINGS_HEADER_FILE), JSON.stringify(header));
     return { words: words.length, bytes: out.position };
   } finally {
