@@ -49,7 +49,7 @@ export interface SearchMemory {
   /** Split page texts kept (bytes). */
   textCacheBytes: number;
   /** Sites up to this many pages fill the word cache at open. */
-  preloadMaxPages: number;
+  warmMaxPages: number;
 }
 
 /** Ranked lists kept per engine. A list is at most one reference per matching page. */
@@ -75,8 +75,8 @@ const RANKED_BYTES = 96;
 const MAX_POSITIONS = 64;
 const NONE: readonly number[] = Object.freeze([]);
 /** Sites up to this many pages fill the word cache at open (WARM_CACHE_WORDS). */
-export const PRELOAD_MAX_PAGES = 2_000;
-const DEFAULT_MEMORY: SearchMemory = { textCacheBytes: TEXT_CACHE_BYTES, preloadMaxPages: PRELOAD_MAX_PAGES };
+export const WARM_MAX_PAGES = 2_000;
+const DEFAULT_MEMORY: SearchMemory = { textCacheBytes: TEXT_CACHE_BYTES, warmMaxPages: WARM_MAX_PAGES };
 /**
  * At open, the answers of the words pages are titled and described with — trades, services,
  * problems, cities: what agents search for — are fetched into the word cache, most frequent
@@ -224,7 +224,6 @@ export class SearchEngine {
     private readonly cursors: CursorCodec,
     /** Query words to look up at open (see WARM_CACHE_WORDS). */
     private readonly warmTerms: readonly string[] = [],
-    private readonly memory: SearchMemory = DEFAULT_MEMORY,
   ) {
     for (const d of docs.values()) this.byPath.set(d.path, d);
   }
@@ -292,12 +291,11 @@ export class SearchEngine {
 
 
   /**
-   * Looks one word up, so broken postings fail at open; on a small site it then fills the word
-   * cache (WARM_CACHE_WORDS).
+   * Looks one word up, so broken postings fail at open; then fills the word cache with the warm
+   * terms (WARM_CACHE_WORDS; none on a large site).
    */
   async warm(): Promise<void> {
-    await this.index.search(this.vocabulary.words()[0] ?? 'a');
-    if (this.docs.size > this.memory.preloadMaxPages) return;
+    await this.index.search(this.vocabulary.first() ?? 'a');
     const started = performance.now();
     for (const term of this.warmTerms) {
       if (this.closed || performance.now() - started > WARM_BUDGET_MS) break;
@@ -455,16 +453,16 @@ export async function openSearch(searchDir: string, pages: PageInfos, cursorKey:
     bloom(ENGLISH_WORDS_FILE),
   ]);
   const lexicon = new Lexicon(compiled, { spanish, english }, stem);
-  let pagefind: TermSearch;
+  let index: TermSearch;
   try {
-    pagefind = await openPostingsSearch(searchDir);
+    index = await openPostingsSearch(searchDir);
   } catch (err) {
     texts.close();
     throw err;
   }
   const vocabulary = new Vocabulary(sidecar.vocabularyData(), sidecar.size);
-  const engine = new SearchEngine(pagefind, docs, { texts, titles, heads }, vocabulary, lexicon, new CursorCodec(cursorKey),
-    docs.size <= memory.preloadMaxPages ? warmTermsOf(pages, vocabulary, lexicon.filler, WARM_CACHE_WORDS) : [], memory);
+  const engine = new SearchEngine(index, docs, { texts, titles, heads }, vocabulary, lexicon, new CursorCodec(cursorKey),
+    docs.size <= memory.warmMaxPages ? warmTermsOf(pages, vocabulary, lexicon.filler, WARM_CACHE_WORDS) : []);
   try {
     await engine.warm();
   } catch (err) {

@@ -162,6 +162,11 @@ export class Vocabulary {
     return max;
   }
 
+  /** The first word in the vocabulary's order, decoded alone. */
+  first(): string | undefined {
+    return this.data.words.size > 0 ? this.data.words.get(0) : undefined;
+  }
+
   /** Every word of the build, alphabetically. */
   words(): string[] {
     return Array.from({ length: this.data.words.size }, (_, i) => this.data.words.get(i));

@@ -23,7 +23,7 @@ let tight: SearchEngine;
 test.before(async () => {
   built = await buildFixtureIndex();
   roomy = await openSearch(built.dir, pageInfo(built.pages), FIXTURE_CURSOR_KEY);
-  tight = await openSearch(built.dir, pageInfo(built.pages), FIXTURE_CURSOR_KEY, { textCacheBytes: 1, preloadMaxPages: 0 });
+  tight = await openSearch(built.dir, pageInfo(built.pages), FIXTURE_CURSOR_KEY, { textCacheBytes: 1, warmMaxPages: 0 });
 });
 
 test.after(async () => {
