@@ -8,13 +8,16 @@
  * - Matching, per word (analyze.ts names the words of each term and its synonyms): the postings
  *   are asked, as Pagefind would be, for the common prefix of the build words that word matches
  *   (so "fontanería" also reaches pages that only say "fontaneros"), and return pages, scores and
- *   the positions matched. Pagefind matches prefixes, so the text's word at each position is
- *   checked against the word (vocabulary.ts; the postings know the words, each is checked once)
- *   and a page stays only if a position, its title or its headings really match.
+ *   whether a matched position holds a word of the family. Pagefind matches prefixes, so the
+ *   text's word at each position is checked against the word (vocabulary.ts; the postings know the
+ *   words, each is checked once) and a page stays only if a position, its title or its headings
+ *   really match.
  * - Cost: per-word answers in one bounded LRU (queries share words: "cerrajero",
  *   "cerrajero en vigo" and "cerrajero" with city=vigo are one lookup), ranked lists per
  *   (city, normalized query) in another; pages of a list, excerpts included, are built on first
- *   use and kept with it, so a cursor walk or a repeated query is a slice.
+ *   use and kept with it, so a cursor walk or a repeated query is a slice. A common word is on
+ *   most pages of a large site: answers, matches and rankings are columns by page number, and the
+ *   matched positions an excerpt needs are read only for the pages a response shows.
  * - Memory: what grows with the site stays on disk or in flat arrays — page texts are read by
  *   offset (text-pack.ts), title and heading stems are numbers (page-stems.ts), each word's
  *   postings are read from disk when a search needs them — and both caches are bounded in bytes
@@ -27,16 +30,16 @@ import type { SearchPagesInput } from '../schemas/params.ts';
 import type { SearchResponse, SearchResult } from '../schemas/resources.ts';
 import { invalidParam } from '../errors.ts';
 import { CursorCodec, MAX_OFFSET } from './cursor.ts';
-import { buildExcerpt, type Words } from './excerpt.ts';
+import { buildExcerpt } from './excerpt.ts';
 import { Lru } from './lru.ts';
 import { openPostingsSearch } from './postings-search.ts';
-import type { RawHit, TermSearch } from './term-search.ts';
+import type { Keep, TermSearch } from './term-search.ts';
 import { CompiledLexiconSchema } from '../schemas/lexicon.ts';
 import { analyze, normalizeQuery, type Term } from './analyze.ts';
 import { BloomFilter } from './bloom.ts';
 import { Lexicon } from './lexicon.ts';
 import type { PageStems } from './page-stems.ts';
-import { rank, type RankedPage, type TermMatch } from './rank.ts';
+import { HEADING, namedPages, rank, TITLE, type RankDocs, type TermMatches } from './rank.ts';
 import { fieldFactor } from './weights.ts';
 import { ENGLISH_WORDS_FILE, LEXICON_FILE, readSidecar, SPANISH_WORDS_FILE, TEXTS_FILE } from './sidecar.ts';
 import { stem } from './stem-es.ts';
@@ -52,28 +55,23 @@ export interface SearchMemory {
   warmMaxPages: number;
 }
 
-/** Ranked lists kept per engine. A list is at most one reference per matching page. */
+/** Ranked lists kept per engine. */
 export const CACHE_ENTRIES = 400;
-/**
- * Per-word answers kept per engine. With CACHE_ENTRIES full of the most frequent words
- * of the 410-page sample site, the two caches hold ~40 MB of heap.
- */
+/** Per-word answers kept per engine. */
 export const WORD_CACHE_ENTRIES = 600;
 /**
- * Byte bounds of the two caches (estimated as below): on a large site a common word matches tens
- * of thousands of pages, so a bound on entries alone is no bound on memory. The sample site's
- * lists stay far below them, so there only the entry counts bind.
+ * Byte bounds of the two caches: on a large site a common word matches tens of thousands of
+ * pages, so a bound on entries alone is no bound on memory. Their entries are typed arrays,
+ * weighed by their bytes; the sample site's stay far below them, so there the entry counts bind.
  */
 export const CACHE_BYTES = 32 * 2 ** 20;
 export const WORD_CACHE_BYTES = 48 * 2 ** 20;
 /** Split page texts kept for checking positions and cutting excerpts (text-pack.ts). */
 export const TEXT_CACHE_BYTES = 24 * 2 ** 20;
-/** Estimated heap bytes of a cached word hit and of a ranked page, besides their positions. */
-const HIT_BYTES = 72;
-const RANKED_BYTES = 96;
-/** Positions kept per page and word: the excerpt needs the first few, the cache stays bounded. */
+/** Heap bytes of an entry besides its columns (objects, maps, a few responses). */
+const ENTRY_BYTES = 2048;
+/** Positions kept per page and word: the excerpt needs the first few. */
 const MAX_POSITIONS = 64;
-const NONE: readonly number[] = Object.freeze([]);
 /** Sites up to this many pages fill the word cache at open (WARM_CACHE_WORDS). */
 export const WARM_MAX_PAGES = 2_000;
 const DEFAULT_MEMORY: SearchMemory = { textCacheBytes: TEXT_CACHE_BYTES, warmMaxPages: WARM_MAX_PAGES };
@@ -86,7 +84,7 @@ const WARM_CACHE_WORDS = Math.floor(WORD_CACHE_ENTRIES / 2);
 const WARM_BUDGET_MS = 3000;
 /**
  * Words on more than this share of the pages are left cold: template words ("presupuesto",
- * "zonas") hold a hit per page each — most of the cache's memory — and are rarely searched alone.
+ * "zonas") are on every page and rarely searched alone.
  */
 const WARM_MAX_PAGE_SHARE = 0.1;
 
@@ -104,10 +102,11 @@ export interface PageInfos {
   values(): Iterable<PageInfo>;
 }
 
+/**
+ * A page the engine returns. Pages are numbered as in the sidecar: its text in the text pack, its
+ * stems in PageStems; the postings number them their own way (`pageOf`, `docOf`).
+ */
 interface Doc {
-  /** The page's number in the sidecar: its text in the text pack, its stems in PageStems. */
-  index: number;
-  path: string;
   title: string;
   url: string;
   city: CitySlug | '';
@@ -121,12 +120,107 @@ interface PageData {
   heads: PageStems;
 }
 
-/** A ranked page; its result (excerpt included) is made on first use. */
-type Ranked = RankedPage<Doc> & { result?: SearchResult };
+/** Flag of a word hit with a matched position whose text word is of the family (besides TITLE, HEADING). */
+const BODY = 4;
+/** Flag of a page in a word's answer while it is being checked. */
+const PRESENT = 8;
+
+/** The pages that really match one query word: columns by page, ascending, hit k on page `docs[k]`. */
+interface WordHits {
+  count: number;
+  docs: Int32Array;
+  /** Pagefind's score. */
+  scores: Float32Array;
+  /** TITLE, HEADING and BODY bits. */
+  flags: Uint8Array;
+  /** The highest score (1 when none), which scales each score to 0–1. */
+  top: number;
+  /** The pages with the word in the title, headings or description, ascending. */
+  topical: Int32Array;
+}
+
+/** The hits of each word of each alternative of a term. */
+type TermHits = WordHits[][];
+
+/** A term's matches and, per page, which of its alternatives the excerpt shows (+1; 0: none). */
+interface Matched extends TermMatches {
+  count: number;
+  shown: Uint8Array;
+  /** Whether the alternative shown has a matched place in the text. */
+  placed: Uint8Array;
+  /** The pages written to. */
+  written: Int32Array;
+}
+
+/**
+ * Columns by page number for the terms of one query, taken zeroed and given back zeroed (a site's
+ * pages times a few terms: too much to allocate per query).
+ */
+class MatchedPool {
+  private readonly free: Matched[] = [];
+  constructor(private readonly size: number) {}
+
+  take(): Matched {
+    const n = this.size;
+    return this.free.pop() ?? {
+      count: 0, weight: new Float64Array(n), fields: new Uint8Array(n), body: new Float64Array(n),
+      shown: new Uint8Array(n), placed: new Uint8Array(n), written: new Int32Array(0),
+    };
+  }
+
+  give(m: Matched): void {
+    for (const d of m.written) m.weight[d] = m.fields[d] = m.body[d] = m.shown[d] = m.placed[d] = 0;
+    m.written = new Int32Array(0);
+    m.count = 0;
+    this.free.push(m);
+  }
+}
+
+/** Marks by page number: a page is marked in the current round when it holds the round's number (no clearing between rounds). */
+class Marks {
+  private readonly marks: Uint32Array;
+  private round = 0;
+  constructor(size: number) {
+    this.marks = new Uint32Array(size);
+  }
+
+  /** Starts a round: no page is marked. */
+  next(): void {
+    if (++this.round === 2 ** 32) { this.marks.fill(0); this.round = 1; }
+  }
+
+  /** The pages marked in this round, ascending. */
+  marked(): Int32Array {
+    const out: number[] = [];
+    for (let d = 0; d < this.marks.length; d++) if (this.marks[d] === this.round) out.push(d);
+    return Int32Array.from(out);
+  }
+
+  /** Marks page `d`; whether it was not marked yet. */
+  mark(d: number): boolean {
+    if (this.marks[d] === this.round) return false;
+    this.marks[d] = this.round;
+    return true;
+  }
+}
+
+/** Index of the first of `docs[from..]` not below `d`. */
+function advance(docs: Int32Array, from: number, d: number): number {
+  let c = from;
+  while (c < docs.length && docs[c]! < d) c++;
+  return c;
+}
 
 interface Entry {
   scope: string;
-  ranked: Ranked[];
+  /** Ranked pages, best first. */
+  docs: Int32Array;
+  /** The topic terms, then the soft terms, of the query. */
+  terms: readonly Term[];
+  /** Per ranked page i and term k, `shown[i · terms + k]`: the alternative the excerpt shows (+1; 0: none). */
+  shown: Uint8Array;
+  /** Results made so far, by rank. */
+  results: Map<number, SearchResult>;
   /**
    * Responses already given for this list, by offset and limit: a repeated request gets the same
    * frozen object back, so the HTTP layer can keep its serialized (and compressed) body with it.
@@ -136,9 +230,6 @@ interface Entry {
 
 /** Responses kept per ranked list (first pages under the few limits clients use, a cursor walk). */
 const RESPONSES_PER_ENTRY = 16;
-
-/** A page that really matches one query word: its (Pagefind) score, where, and the matching positions. */
-interface WordHit { doc: Doc; score: number; inTitle: boolean; inHeading: boolean; positions: readonly number[] }
 
 /** Stems of each folded word in a raw text word ("agua/luz," → [["agu"], ["luz"]]), memoized per engine. */
 class StemMemo {
@@ -200,24 +291,37 @@ function anyIn(stems: Iterable<string>, set: ReadonlySet<string>): boolean {
 /** Each entry weighs at least its share of the bound, so the entry count stays bounded too. */
 const weigh = (bytes: number, bound: number, entries: number) => Math.max(bytes, Math.ceil(bound / entries));
 
-const hitsWeight = (hits: readonly WordHit[]) =>
-  weigh(hits.reduce((sum, h) => sum + HIT_BYTES + 8 * h.positions.length, 0), WORD_CACHE_BYTES, WORD_CACHE_ENTRIES);
+const hitsWeight = (hits: WordHits) => weigh(ENTRY_BYTES + 9 * hits.count + 4 * hits.topical.length, WORD_CACHE_BYTES, WORD_CACHE_ENTRIES);
 
-const entryWeight = (e: Entry) => weigh(e.ranked.length * RANKED_BYTES, CACHE_BYTES, CACHE_ENTRIES);
+const entryWeight = (e: Entry) => weigh(ENTRY_BYTES + e.docs.byteLength + e.shown.byteLength, CACHE_BYTES, CACHE_ENTRIES);
 
-const hasPositions = (m: TermMatch): boolean => m.positions.some((p) => p.length > 0);
+const fieldsFactor = (fields: number, body: number) => fieldFactor((fields & TITLE) !== 0, (fields & HEADING) !== 0, body);
+
+/** The pages a ranking may return and how the postings number them. */
+interface Pages {
+  /** By sidecar number; undefined for a page the loaded model does not return. */
+  docs: ReadonlyArray<Doc | undefined>;
+  /** Pages the engine returns. */
+  size: number;
+  rank: RankDocs;
+  /** Sidecar number by postings page number (−1: none), and back. */
+  docOf: Int32Array;
+  pageOf: Int32Array;
+}
 
 export class SearchEngine {
   private readonly cache = new Lru<string, Entry>(CACHE_BYTES);
-  private readonly pending = new Map<string, Promise<Entry>>();
-  private readonly wordCache = new Lru<string, WordHit[]>(WORD_CACHE_BYTES);
-  private readonly wordPending = new Map<string, Promise<WordHit[]>>();
+  private readonly wordCache = new Lru<string, WordHits>(WORD_CACHE_BYTES);
   private readonly stems = new StemMemo();
+  private readonly matched: MatchedPool;
+  private readonly marks: Marks;
+  /** By page number, a word's answer while it is being checked; all zero between uses. */
+  private readonly scratch: { flags: Uint8Array; scores: Float32Array };
   private closed = false;
 
   constructor(
     private readonly index: TermSearch,
-    private readonly docs: ReadonlyMap<string, Doc>,
+    private readonly pages: Pages,
     private readonly data: PageData,
     private readonly vocabulary: Vocabulary,
     private readonly lexicon: Lexicon,
@@ -225,15 +329,14 @@ export class SearchEngine {
     /** Query words to look up at open (see WARM_CACHE_WORDS). */
     private readonly warmTerms: readonly string[] = [],
   ) {
-    for (const d of docs.values()) this.byPath.set(d.path, d);
+    this.matched = new MatchedPool(pages.docs.length);
+    this.marks = new Marks(pages.docs.length);
+    this.scratch = { flags: new Uint8Array(pages.docs.length), scores: new Float32Array(pages.docs.length) };
   }
-
-  /** The pages by site path (what intents name). */
-  private readonly byPath = new Map<string, Doc>();
 
   /** Pages the engine can return. */
   get size(): number {
-    return this.docs.size;
+    return this.pages.size;
   }
 
   /** What the engine holds now of what grows with use: cached text bytes. */
@@ -242,10 +345,10 @@ export class SearchEngine {
   }
 
   /**
-   * The response for `input`: at once when the query's ranking is cached (most requests: agents
-   * repeat the common queries), after the word lookups otherwise. Bad cursors throw (ApiError 400).
+   * The response for `input`: from the cached ranking of the query when there is one (most
+   * requests: agents repeat the common queries). Bad cursors throw (ApiError 400).
    */
-  search(input: SearchPagesInput): SearchResponse | Promise<SearchResponse> {
+  search(input: SearchPagesInput): SearchResponse {
     if (this.closed) throw new Error('search engine is closed');
     const normalized = normalizeQuery(input.query);
     const scope = `${input.city}\u0000${normalized}`;
@@ -255,24 +358,27 @@ export class SearchEngine {
       if (decoded === null) throw invalidCursor();
       offset = decoded;
     }
-    const entry = this.cache.get(scope);
-    if (entry !== undefined) return this.respond(entry, scope, offset, input.limit);
-    return this.compute(scope, normalized, input.city).then((computed) => this.respond(computed, scope, offset, input.limit));
+    let entry = this.cache.get(scope);
+    if (entry === undefined) {
+      entry = this.rank(scope, normalized, input.city);
+      this.cache.set(scope, entry, entryWeight(entry));
+    }
+    return this.respond(entry, scope, offset, input.limit);
   }
 
   /** One page of an entry's ranking, from `offset`: built and frozen once per (offset, limit). */
   private respond(entry: Entry, scope: string, offset: number, limit: number): SearchResponse {
-    if (offset > 0 && offset >= entry.ranked.length) throw invalidCursor();
+    if (offset > 0 && offset >= entry.docs.length) throw invalidCursor();
     const key = offset * 64 + limit;
     const known = entry.responses?.get(key);
     if (known !== undefined) return known;
-    const end = Math.min(offset + limit, entry.ranked.length);
+    const end = Math.min(offset + limit, entry.docs.length);
     const results: SearchResult[] = [];
-    for (let i = offset; i < end; i++) results.push(this.result(entry.ranked[i]!));
+    for (let i = offset; i < end; i++) results.push(this.result(entry, i));
     const response: SearchResponse = Object.freeze({
       total: results.length,
       results: Object.freeze(results) as SearchResult[],
-      next_cursor: end < entry.ranked.length ? this.cursors.encode(end, scope) : null,
+      next_cursor: end < entry.docs.length ? this.cursors.encode(end, scope) : null,
     });
     entry.responses ??= new Map();
     if (entry.responses.size < RESPONSES_PER_ENTRY) entry.responses.set(key, response);
@@ -284,152 +390,244 @@ export class SearchEngine {
     this.closed = true;
     this.cache.clear();
     this.wordCache.clear();
-    await Promise.all([...this.wordPending.values()].map((p) => p.catch(() => undefined)));
     await this.index.close();
     this.data.texts.close();
   }
-
 
   /**
    * Looks one word up, so broken postings fail at open; then fills the word cache with the warm
    * terms (WARM_CACHE_WORDS; none on a large site).
    */
-  async warm(): Promise<void> {
-    await this.index.search(this.vocabulary.first() ?? 'a');
+  warm(): void {
+    this.index.hits(this.vocabulary.first() ?? 'a');
     const started = performance.now();
     for (const term of this.warmTerms) {
       if (this.closed || performance.now() - started > WARM_BUDGET_MS) break;
-      await this.wordHits(term);
+      this.wordHits(term);
     }
   }
 
-  private compute(scope: string, normalized: string, city: CityFilter): Promise<Entry> {
-    let p = this.pending.get(scope);
-    if (p === undefined) {
-      p = this.rank(scope, normalized, city)
-        .then((entry) => {
-          if (!this.closed) this.cache.set(scope, entry, entryWeight(entry));
-          return entry;
-        })
-        .finally(() => this.pending.delete(scope));
-      this.pending.set(scope, p);
-    }
-    return p;
-  }
-
-  private async rank(scope: string, normalized: string, city: CityFilter): Promise<Entry> {
+  private rank(scope: string, normalized: string, city: CityFilter): Entry {
     const analysis = analyze(normalized, this.lexicon, this.vocabulary);
-    const [terms, soft] = await Promise.all([
-      Promise.all(analysis.terms.map((t) => this.termMatches(t))),
-      Promise.all(analysis.soft.map((t) => this.termMatches(t))),
-    ]);
-    const ranked: Ranked[] = rank({ analysis, terms, soft, docs: this.byPath, pages: this.docs.size, city });
-    if (ranked.length > MAX_OFFSET) ranked.length = MAX_OFFSET;
-    return { scope, ranked };
+    const named = namedPages(analysis, this.pages.rank, city);
+    const hitsOf = (t: Term): TermHits => t.alternatives.map((alt) => alt.words.map((w) => this.wordHits(w)));
+    const topicHits = analysis.terms.map(hitsOf);
+    const softHits = analysis.soft.map(hitsOf);
+    const candidates = this.candidates(topicHits, named.keys());
+    const terms: Matched[] = [];
+    const soft: Matched[] = [];
+    try {
+      analysis.terms.forEach((t, k) => terms.push(this.termMatches(t, topicHits[k]!, candidates)));
+      analysis.soft.forEach((t, k) => soft.push(this.termMatches(t, softHits[k]!, candidates)));
+      const ranking = rank({ analysis, terms, soft, docs: this.pages.rank, pages: this.pages.size, city, named, candidates });
+      const docs = ranking.docs.length > MAX_OFFSET ? ranking.docs.slice(0, MAX_OFFSET) : ranking.docs;
+      // What each ranked page's excerpt shows: per matched term, its alternative's words.
+      const all = [...terms, ...soft];
+      const shown = new Uint8Array(docs.length * all.length);
+      for (let i = 0; i < docs.length; i++) {
+        for (let k = 0; k < all.length; k++) shown[i * all.length + k] = all[k]!.shown[docs[i]!]!;
+      }
+      return { scope, docs, terms: [...analysis.terms, ...analysis.soft], shown, results: new Map() };
+    } finally {
+      for (const m of [...terms, ...soft]) this.matched.give(m);
+    }
+  }
+
+  /** The pages worth ranking, ascending: those a word of a topic term has in its title, headings or description, and `named`. */
+  private candidates(terms: readonly TermHits[], named: Iterable<number>): Int32Array {
+    this.marks.next();
+    const out: number[] = [];
+    for (const d of named) if (this.marks.mark(d)) out.push(d);
+    for (const alts of terms) for (const words of alts) for (const hits of words) for (const d of hits.topical) if (this.marks.mark(d)) out.push(d);
+    return out.length * 16 < this.pages.docs.length ? Int32Array.from(out).sort() : this.marks.marked();
+  }
+
+  /** Pages of the site holding every word of some alternative (a term's count, for its weight). */
+  private count(alts: TermHits): number {
+    this.marks.next();
+    let n = 0;
+    for (const words of alts) {
+      const [first, ...rest] = words;
+      if (first === undefined) continue;
+      const at = new Int32Array(rest.length);
+      for (let k = 0; k < first.count; k++) {
+        const d = first.docs[k]!;
+        let all = true;
+        for (let j = 0; j < rest.length && all; j++) {
+          at[j] = advance(rest[j]!.docs, at[j]!, d);
+          all = rest[j]!.docs[at[j]!] === d;
+        }
+        if (all && this.marks.mark(d)) n++;
+      }
+    }
+    return n;
   }
 
   /**
-   * The pages a term matches: per alternative, the pages holding every one of its words; a page
-   * matched by several alternatives keeps the one that counts most there (its weight times where
-   * it matched: a synonym in the title beats the word typed in the body).
+   * What a term matches on each candidate page: per alternative, the pages holding every one of its
+   * words; a page matched by several alternatives keeps the one that counts most there (its weight
+   * times where it matched: a synonym in the title beats the word typed in the body), and shows in
+   * its excerpt the places of an alternative matched in its text.
    */
-  private async termMatches(term: Term): Promise<Map<Doc, TermMatch>> {
-    const out = new Map<Doc, TermMatch>();
-    for (const alt of term.alternatives) {
-      const perWord = await Promise.all(alt.words.map((w) => this.wordHits(w)));
-      const [first, ...rest] = perWord;
-      if (first === undefined) continue;
-      const others = rest.map((hits) => new Map(hits.map((h) => [h.doc, h])));
-      const top = perWord.map((hits) => hits.reduce((m, h) => Math.max(m, h.score), 0) || 1);
-      for (const h of first) {
-        const all = [h];
-        for (const o of others) { const x = o.get(h.doc); if (x === undefined) break; all.push(x); }
-        if (all.length !== perWord.length) continue;
-        const match: TermMatch = {
-          weight: alt.weight,
-          title: all.some((x) => x.inTitle),
-          heading: all.some((x) => x.inHeading),
-          body: all.reduce((sum, x, k) => sum + x.score / top[k]!, 0) / all.length,
-          positions: all.map((x) => x.positions),
-        };
-        const prev = out.get(h.doc);
-        if (prev === undefined) out.set(h.doc, match);
-        else if (match.weight * fieldFactor(match) > prev.weight * fieldFactor(prev)) {
-          // The excerpt shows where the words are: an alternative matched only in the title keeps the others' places.
-          out.set(h.doc, hasPositions(match) ? match : { ...match, positions: prev.positions });
-        } else if (!hasPositions(prev) && hasPositions(match)) prev.positions = match.positions;
+  private termMatches(term: Term, alts: TermHits, candidates: Int32Array): Matched {
+    const out = this.matched.take();
+    out.written = candidates;
+    out.count = this.count(alts);
+    alts.forEach((words, a) => {
+      const alt = term.alternatives[a]!;
+      const at = new Int32Array(words.length);
+      for (const d of candidates) {
+        let flags = 0;
+        let sum = 0;
+        let all = words.length > 0;
+        for (let j = 0; j < words.length && all; j++) {
+          const hits = words[j]!;
+          const c = (at[j] = advance(hits.docs, at[j]!, d));
+          if (hits.docs[c] !== d) all = false;
+          else { flags |= hits.flags[c]!; sum += hits.scores[c]! / hits.top; }
+        }
+        if (!all) continue;
+        const body = sum / words.length;
+        const fields = flags & (TITLE | HEADING);
+        const hasPlace = (flags & BODY) !== 0;
+        const prev = out.weight[d]!;
+        if (prev === 0) {
+          out.weight[d] = alt.weight; out.fields[d] = fields; out.body[d] = body; out.shown[d] = a + 1; out.placed[d] = hasPlace ? 1 : 0;
+        } else if (alt.weight * fieldsFactor(fields, body) > prev * fieldsFactor(out.fields[d]!, out.body[d]!)) {
+          out.weight[d] = alt.weight; out.fields[d] = fields; out.body[d] = body;
+          // An alternative matched only in the title keeps the others' places.
+          if (hasPlace) { out.shown[d] = a + 1; out.placed[d] = 1; }
+        } else if (out.placed[d] === 0 && hasPlace) { out.shown[d] = a + 1; out.placed[d] = 1; }
       }
-    }
+    });
     return out;
   }
 
+  /** The search of one query word: the prefix its family is looked up by, and its test of text words. */
+  private lookup(term: string): { prefix: string; family: ReadonlySet<string>; keep: Keep } {
+    const family = familyStems(term);
+    return {
+      prefix: commonPrefix(this.vocabulary.family(term)),
+      family,
+      keep: { word: (word: string) => anyIn(this.stems.of(word), family), max: MAX_POSITIONS },
+    };
+  }
+
   /**
-   * The pages that really match one query word (cached; looked up once per word). Words with
-   * the same stem family ("fontanero", "fontaneros") match the same pages: one entry serves both.
+   * The pages that really match one query word (cached; looked up once per word): a matched
+   * position holds a word of its family, or its title or headings do. Words with the same stem
+   * family ("fontanero", "fontaneros") match the same pages: one entry serves both.
    */
-  private wordHits(term: string): Promise<WordHit[]> {
+  private wordHits(term: string): WordHits {
     const key = familyKey(term);
     const cached = this.wordCache.get(key);
-    if (cached !== undefined) return Promise.resolve(cached);
-    let p = this.wordPending.get(key);
-    if (p === undefined) {
-      const family = familyStems(term);
-      const keep = { word: (word: string) => anyIn(this.stems.of(word), family), max: MAX_POSITIONS };
-      p = this.index.search(commonPrefix(this.vocabulary.family(term)), keep)
-        .then((raw) => {
-          const hits = this.verify(family, raw);
-          if (!this.closed) this.wordCache.set(key, hits, hitsWeight(hits));
-          return hits;
-        })
-        .finally(() => this.wordPending.delete(key));
-      this.wordPending.set(key, p);
+    if (cached !== undefined) return cached;
+    const { prefix, family, keep } = this.lookup(term);
+    const raw = this.index.hits(prefix, keep.word);
+    const { flags, scores } = this.scratch;
+    const found = new Int32Array(raw.count);
+    let n = 0;
+    for (let k = 0; k < raw.count; k++) {
+      const d = this.pages.docOf[raw.pages[k]!]!;
+      if (d < 0) continue;
+      flags[d] = PRESENT | (raw.kept![k]! !== 0 ? BODY : 0);
+      scores[d] = raw.scores[k]!;
+      found[n++] = d;
     }
-    return p;
-  }
-
-  /** Keeps the hits where the word really matches (title, or a located word). */
-  private verify(family: ReadonlySet<string>, raw: readonly RawHit[]): WordHit[] {
-    const out: WordHit[] = [];
-    for (const hit of raw) {
-      const doc = this.docs.get(hit.id);
-      if (doc === undefined) continue;
-      let positions = hit.kept;
-      if (positions === undefined) {
-        const located = this.data.texts.wordsAt(doc.index, hit.words);
-        const kept: number[] = positions = [];
-        hit.words.forEach((pos, k) => {
-          const w = located[k];
-          if (w !== undefined && anyIn(this.stems.of(w), family)) kept.push(pos);
-        });
-      }
-      // The family is a dozen stems, a page's headings hundreds: look the family up in them.
-      const inTitle = this.data.titles.hasAny(doc.index, family);
-      const inHeading = this.data.heads.hasAny(doc.index, family);
-      if (positions.length > 0 || inTitle || inHeading) {
-        // Trimmed copy (a pushed-to array keeps spare capacity) of the first positions: enough for
-        // the excerpt, bounded for the cache.
-        out.push({ doc, score: hit.score, inTitle, inHeading, positions: positions.length === 0 ? NONE : positions.slice(0, MAX_POSITIONS) });
-      }
+    this.markField(this.data.titles, family, found.subarray(0, n), TITLE);
+    this.markField(this.data.heads, family, found.subarray(0, n), HEADING);
+    // Ascending page numbers: a scan of the pages when the word is on many of them, else a sort.
+    const sorted = n * 16 < flags.length ? found.subarray(0, n).sort() : undefined;
+    const end = sorted === undefined ? flags.length : n;
+    const hits: WordHits = { count: 0, docs: found, scores: new Float32Array(n), flags: new Uint8Array(n), top: 0, topical: new Int32Array(0) };
+    let count = 0;
+    let topical = 0;
+    let top = 0;
+    for (let i = 0; i < end; i++) {
+      const d = sorted === undefined ? i : sorted[i]!;
+      const f = flags[d]!;
+      if (f === 0) continue;
+      flags[d] = 0;
+      if (f === PRESENT) continue;
+      // `found` is rewritten in place: the pages kept, ascending, never ahead of the scan.
+      found[count] = d;
+      const score = (hits.scores[count] = scores[d]!);
+      hits.flags[count++] = f & ~PRESENT;
+      if (score > top) top = score;
+      if ((f & (TITLE | HEADING)) !== 0) topical++;
     }
-    return out;
+    hits.count = count;
+    hits.docs = found.slice(0, count);
+    hits.scores = hits.scores.slice(0, count);
+    hits.flags = hits.flags.slice(0, count);
+    hits.topical = new Int32Array(topical);
+    for (let i = 0, t = 0; i < count; i++) if ((hits.flags[i]! & (TITLE | HEADING)) !== 0) hits.topical[t++] = hits.docs[i]!;
+    hits.top = top || 1;
+    if (!this.closed) this.wordCache.set(key, hits, hitsWeight(hits));
+    return hits;
   }
 
-  private splitOf(doc: Doc): Words {
-    return this.data.texts.words(doc.index);
+  /**
+   * Adds `bit` to the flags of the pages in `found` whose `field` has a stem of `family`: from the
+   * stems' page lists when they are short beside the word's pages, else page by page.
+   */
+  private markField(field: PageStems, family: ReadonlySet<string>, found: Int32Array, bit: number): void {
+    const ids = field.idsOf(family);
+    const flags = this.scratch.flags;
+    let listed = 0;
+    for (const id of ids) listed += field.pagesWith(id).length;
+    if (listed <= 4 * found.length) {
+      for (const id of ids) for (const d of field.pagesWith(id)) if (flags[d] !== 0) flags[d] = flags[d]! | bit;
+    } else {
+      for (const d of found) if (field.hasAnyId(d, ids)) flags[d] = flags[d]! | bit;
+    }
   }
 
-  private result(r: Ranked): SearchResult {
-    return (r.result ??= Object.freeze({
-      title: r.doc.title,
-      url: r.doc.url,
-      city: r.doc.city,
-      excerpt: buildExcerpt(this.splitOf(r.doc), r.positions),
-    }));
+  /** Result `i` of an entry: its excerpt shows where the words of its matched alternatives are. */
+  private result(entry: Entry, i: number): SearchResult {
+    let r = entry.results.get(i);
+    if (r !== undefined) return r;
+    const d = entry.docs[i]!;
+    const doc = this.pages.docs[d]!;
+    const places: Array<readonly number[]> = [];
+    entry.terms.forEach((term, k) => {
+      const a = entry.shown[i * entry.terms.length + k]!;
+      if (a === 0) return;
+      for (const w of term.alternatives[a - 1]!.words) {
+        const { prefix, keep } = this.lookup(w);
+        places.push(this.index.positions(prefix, this.pages.pageOf[d]!, keep));
+      }
+    });
+    r = Object.freeze({ title: doc.title, url: doc.url, city: doc.city, excerpt: buildExcerpt(this.data.texts.words(d), places) });
+    entry.results.set(i, r);
+    return r;
   }
 }
 
 const invalidCursor = () =>
   invalidParam('cursor', 'Use el next_cursor de la respuesta anterior, con la misma query y city; los cursores caducan al publicarse contenido nuevo.');
+
+/** The engine's pages: those of the sidecar the loaded model has, numbered both ways. */
+function pagesOf(sidecar: Awaited<ReturnType<typeof readSidecar>>, infos: PageInfos, pageIds: readonly string[]): Pages {
+  const docs: Array<Doc | undefined> = new Array(sidecar.size).fill(undefined);
+  const byPath = new Map<string, number>();
+  const byId = new Map<string, number>();
+  for (let d = 0; d < sidecar.size; d++) {
+    const p = sidecar.path(d);
+    const info = infos.get(p);
+    if (info === undefined) continue;
+    docs[d] = { title: info.title, url: info.url, city: info.city as CitySlug | '' };
+    byPath.set(p, d);
+    byId.set(sidecar.id(d), d);
+  }
+  const docOf = Int32Array.from(pageIds, (id) => byId.get(id) ?? -1);
+  const pageOf = new Int32Array(sidecar.size).fill(-1);
+  docOf.forEach((d, page) => { if (d >= 0) pageOf[d] = page; });
+  const byUrl = Int32Array.from(byPath.values()).sort((a, b) => (docs[a]!.url < docs[b]!.url ? -1 : docs[a]!.url > docs[b]!.url ? 1 : 0));
+  const urlRank = new Int32Array(sidecar.size).fill(-1);
+  byUrl.forEach((d, k) => { urlRank[d] = k; });
+  return { docs, size: byPath.size, docOf, pageOf, rank: { byPath, city: docs.map((d) => d?.city), urlRank, byUrl } };
+}
 
 /**
  * Opens the search of one read-model build. `searchDir` is its `search/` folder; `pages` (site
@@ -438,12 +636,6 @@ const invalidCursor = () =>
  */
 export async function openSearch(searchDir: string, pages: PageInfos, cursorKey: Buffer, memory: SearchMemory = DEFAULT_MEMORY): Promise<SearchEngine> {
   const sidecar = await readSidecar(searchDir);
-  const docs = new Map<string, Doc>();
-  for (let index = 0; index < sidecar.size; index++) {
-    const p = sidecar.path(index);
-    const info = pages.get(p);
-    if (info !== undefined) docs.set(sidecar.id(index), { index, path: p, title: info.title, url: info.url, city: info.city as CitySlug | '' });
-  }
   const { titles, heads } = sidecar.stems();
   const texts = new TextPack(path.join(searchDir, TEXTS_FILE), sidecar.textOffsets(), memory.textCacheBytes);
   const bloom = (name: string) => fs.readFile(path.join(searchDir, name)).then((data) => BloomFilter.from(data));
@@ -461,10 +653,10 @@ export async function openSearch(searchDir: string, pages: PageInfos, cursorKey:
     throw err;
   }
   const vocabulary = new Vocabulary(sidecar.vocabularyData(), sidecar.size);
-  const engine = new SearchEngine(index, docs, { texts, titles, heads }, vocabulary, lexicon, new CursorCodec(cursorKey),
-    docs.size <= memory.warmMaxPages ? warmTermsOf(pages, vocabulary, lexicon.filler, WARM_CACHE_WORDS) : []);
+  const engine = new SearchEngine(index, pagesOf(sidecar, pages, index.pageIds), { texts, titles, heads }, vocabulary, lexicon, new CursorCodec(cursorKey),
+    pages.size <= memory.warmMaxPages ? warmTermsOf(pages, vocabulary, lexicon.filler, WARM_CACHE_WORDS) : []);
   try {
-    await engine.warm();
+    engine.warm();
   } catch (err) {
     await engine.close();
     throw err;

@@ -13,7 +13,7 @@ import { averagePageLength, diacriticBonus, idf, lengthBonus, metaBoost, wordSco
 import { PostingsIndex, type WordPostings } from './postings-index.ts';
 import { sortUnstable } from './rust-sort.ts';
 import { snowballStem } from './stem-es.ts';
-import type { Keep, RawHit, TermSearch } from './term-search.ts';
+import type { Keep, RawHit, TermHits, TermSearch } from './term-search.ts';
 
 const MARKS = /\p{M}/gu;
 
@@ -63,6 +63,29 @@ export class PostingsSearch implements TermSearch {
     this.avgLength = averagePageLength(index.wordCounts);
     this.head = new Int32Array(index.header.pages).fill(-1);
     this.tail = new Int32Array(index.header.pages).fill(-1);
+  }
+
+  get pageIds(): readonly string[] {
+    return this.index.ids;
+  }
+
+  private byId: Map<string, number> | undefined;
+
+  hits(term: string, word?: (textWord: string) => boolean): TermHits {
+    const byId = (this.byId ??= new Map(this.index.ids.map((id, i) => [id, i])));
+    const raw = this.searchNow(term, word === undefined ? undefined : { word, max: 1 })
+      .map((h) => ({ page: byId.get(h.id)!, h })).sort((a, b) => a.page - b.page);
+    return {
+      count: raw.length,
+      pages: Int32Array.from(raw, (r) => r.page),
+      scores: Float32Array.from(raw, (r) => r.h.score),
+      kept: word === undefined ? undefined : Uint8Array.from(raw, (r) => (r.h.kept!.length > 0 ? 1 : 0)),
+    };
+  }
+
+  positions(term: string, page: number, keep: Keep): number[] {
+    const id = this.index.ids[page];
+    return this.searchNow(term, keep).find((h) => h.id === id)?.kept ?? [];
   }
 
   /** Pagefind's answer for `term`, a single word (the engine asks for one word prefix at a time). */

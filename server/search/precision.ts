@@ -21,22 +21,15 @@ export const MIN_SHARE = 0.5;
 export const MIN_COVERAGE = 0.25;
 export const TOPICAL = 0.15;
 
-export interface Coverage {
-  /** Weight of the query terms the page matches (or an intent naming it covers). */
-  covered: number;
-  /** Of it, matched in the title, headings or description (or covered by an intent). */
-  topical: number;
-  /** Weight of the query's unknown words. */
-  unknown: number;
-  /** The query's weight (terms and unknown words). */
-  total: number;
-  /** An intent names the page. */
-  named: boolean;
-}
-
-const atLeast = (share: number, of: number, value: number) => value > 0 && value >= share * of - 1e-9;
-
-export function isAnswer({ covered, topical, unknown, total, named }: Coverage): boolean {
+/**
+ * Whether a page is an answer. `covered`: weight of the query terms the page matches (or an intent
+ * naming it covers); `topical`: of it, matched in the title, headings or description (or covered by
+ * an intent); `unknown`: weight of the query's unknown words; `total`: the query's weight (terms
+ * and unknown words); `named`: an intent names the page.
+ */
+export function isAnswer(covered: number, topical: number, unknown: number, total: number, named: boolean): boolean {
   if (!atLeast(MIN_SHARE, covered + unknown, covered)) return false;
   return named || (atLeast(MIN_COVERAGE, total, covered) && atLeast(TOPICAL, total, topical));
 }
+
+const atLeast = (share: number, of: number, value: number) => value > 0 && value >= share * of - 1e-9;

@@ -13,71 +13,99 @@
  *   intent phrase above a shorter one, the pages of a service the query names by name above
  *   the rest. Ties: URL order, so every engine on the same build gives
  *   the same order and a cursor walk sees each page once.
+ * - Shape: pages are numbers and matches are columns by page number, and the order is one numeric
+ *   sort of packed keys: a common word matches tens of thousands of pages of a large site.
  */
 import type { CitySlug, CityFilter } from '../schemas/cities.ts';
 import type { Analysis } from './analyze.ts';
 import { isAnswer } from './precision.ts';
-import { fieldFactor, idf, INTENT_CREDIT, INTENT_PER_WORD, SERVICE_NAME, SOFT, type FieldMatch } from './weights.ts';
+import { fieldFactor, idf, INTENT_CREDIT, INTENT_PER_WORD, SERVICE_NAME, SOFT } from './weights.ts';
 
-export interface RankDoc { path: string; url: string; city: CitySlug | '' }
-
-export interface TermMatch extends FieldMatch {
-  /** The alternative's weight (1 for the word typed, less for a synonym). */
-  weight: number;
-  /** Per word of the alternative, where it matched in the page text (for the excerpt). */
-  positions: ReadonlyArray<readonly number[]>;
+/** The pages a ranking may return, by page number. */
+export interface RankDocs {
+  /** Page numbers by site path (what intents name). */
+  readonly byPath: ReadonlyMap<string, number>;
+  /** Per page number: its city ('' for a page for every city); undefined for a number that is no page. */
+  readonly city: ReadonlyArray<CitySlug | '' | undefined>;
+  /** Per page number: its place in URL order (ties are broken by URL). */
+  readonly urlRank: Int32Array;
+  /** Page numbers in URL order. */
+  readonly byUrl: Int32Array;
 }
 
-export interface RankedPage<D> {
-  doc: D;
-  /**
-   * 2 for a page an intent names, plus 1 for a page of the city asked for (named in the query or
-   * given as `city`): higher tiers come first.
-   */
-  tier: number;
-  score: number;
-  positions: Array<readonly number[]>;
+/** Match flags of a page for a term. */
+export const TITLE = 1;
+export const HEADING = 2;
+
+/**
+ * One term's matches, as columns by page number: meaningful for the pages ranked (the candidates
+ * and the pages intents name), zero elsewhere.
+ */
+export interface TermMatches {
+  /** Pages the term matches on the whole site (its weight: weights.ts `idf`). */
+  readonly count: number;
+  /** The matching alternative's weight (1 for the word typed, less for a synonym); 0 where not matched. */
+  readonly weight: Float64Array;
+  /** TITLE and HEADING bits. */
+  readonly fields: Uint8Array;
+  /** Pagefind's score of the body, scaled 0–1 per word. */
+  readonly body: Float64Array;
 }
 
-export interface RankInput<D extends RankDoc> {
+/** A page intents name: the longest phrase naming it, whether a lexicon intent does, and the terms they cover. */
+export interface Named { size: number; strong: boolean; credit: number; covers: Set<number> }
+
+export interface RankInput {
   analysis: Analysis;
   /** Per topic term, the pages it matched. */
-  terms: ReadonlyArray<ReadonlyMap<D, TermMatch>>;
+  terms: readonly TermMatches[];
   /** Per soft term, the pages it matched. */
-  soft: ReadonlyArray<ReadonlyMap<D, TermMatch>>;
-  docs: ReadonlyMap<string, D>;
+  soft: readonly TermMatches[];
+  docs: RankDocs;
   /** Pages in the build (for term weights). */
   pages: number;
   city: CityFilter;
+  /** The pages intents name (`namedPages`). */
+  named: ReadonlyMap<number, Named>;
+  /**
+   * Pages a topic term matched in the title, headings or description: a page no intent names is
+   * no answer otherwise (precision.ts TOPICAL), so the pages a common word only has in its text
+   * are never looked at. More pages are harmless.
+   */
+  candidates: Int32Array;
 }
 
-const byScore = <D extends RankDoc>(a: RankedPage<D>, b: RankedPage<D>) =>
-  b.tier - a.tier || b.score - a.score || (a.doc.url < b.doc.url ? -1 : a.doc.url > b.doc.url ? 1 : 0);
+/** The answer: page numbers, best first, with their tier and score (see above). */
+export interface Ranking {
+  readonly docs: Int32Array;
+  readonly tier: Uint8Array;
+  readonly score: Float64Array;
+}
 
-export function rank<D extends RankDoc>({ analysis, terms, soft, docs, pages, city }: RankInput<D>): RankedPage<D>[] {
-  const wanted: readonly string[] = city !== 'todas' ? [city] : analysis.cities;
-  const allowed = (d: D) => d.city === '' || wanted.length === 0 || wanted.includes(d.city);
-  const weights = terms.map((m) => idf(m.size, pages));
-  const softWeights = soft.map((m) => idf(m.size, pages));
-  const unknown = analysis.unknown.reduce((sum, u) => sum + u.weight, 0) * idf(0, pages);
-  const total = weights.reduce((a, b) => a + b, 0) + unknown;
+const factor = (m: TermMatches, d: number) => {
+  const f = m.fields[d]!;
+  return fieldFactor((f & TITLE) !== 0, (f & HEADING) !== 0, m.body[d]!);
+};
 
-  if (analysis.terms.length === 0 && analysis.intents.length === 0) {
-    if (analysis.unknown.length > 0 || wanted.length === 0) return [];
-    const out: RankedPage<D>[] = [];
-    for (const d of docs.values()) {
-      if (d.city !== '' && wanted.includes(d.city)) out.push({ doc: d, tier: 1, score: d.path.startsWith('/ciudades/') ? 1 : 0, positions: [] });
-    }
-    return out.sort(byScore);
-  }
+/** The cities a query asks for: `city`, else those it names (none: every city). */
+export function wantedCities(analysis: Analysis, city: CityFilter): readonly string[] {
+  return city !== 'todas' ? [city] : analysis.cities;
+}
 
-  // Pages each intent names, for the city asked for.
-  const named = new Map<D, { size: number; strong: boolean; credit: number; covers: Set<number> }>();
+const allowedIn = (docs: RankDocs, wanted: readonly string[], d: number) => {
+  const c = docs.city[d];
+  return c !== undefined && (c === '' || wanted.length === 0 || wanted.includes(c));
+};
+
+/** The pages each intent names, for the cities asked for. */
+export function namedPages(analysis: Analysis, docs: RankDocs, city: CityFilter): Map<number, Named> {
+  const wanted = wantedCities(analysis, city);
+  const named = new Map<number, Named>();
   for (const intent of analysis.intents) {
     const credit = intent.direct ? intent.size : 0;
     const name = (path: string) => {
-      const d = docs.get(path);
-      if (d === undefined || !allowed(d)) return false;
+      const d = docs.byPath.get(path);
+      if (d === undefined || !allowedIn(docs, wanted, d)) return false;
       const n = named.get(d);
       if (n === undefined) named.set(d, { size: intent.size, strong: intent.strong, credit, covers: new Set(intent.covers) });
       else {
@@ -94,42 +122,99 @@ export function rank<D extends RankDoc>({ analysis, terms, soft, docs, pages, ci
       if (local.length === 0) name(`/servicios/${s}/`);
     }
   }
+  return named;
+}
 
-  const candidates = new Set<D>(named.keys());
-  for (const m of terms) for (const d of m.keys()) if (allowed(d)) candidates.add(d);
+/** Keys of up to 2^20 pages and scores below 2^30 thousandths pack exactly into one double. */
+const URL_BITS = 2 ** 20;
+const SCORE_LIMIT = 2 ** 30;
 
-  const out: RankedPage<D>[] = [];
-  for (const d of candidates) {
+/** Sorts pages by tier (high first), score in thousandths (high first), then URL order. */
+function order(docs: RankDocs, pages: Int32Array, tier: Uint8Array, score: Int32Array): Ranking {
+  const n = pages.length;
+  const out: Ranking = { docs: new Int32Array(n), tier: new Uint8Array(n), score: new Float64Array(n) };
+  let packable = docs.byUrl.length <= URL_BITS;
+  for (let i = 0; i < n && packable; i++) packable = score[i]! < SCORE_LIMIT;
+  if (packable) {
+    const keys = new Float64Array(n);
+    for (let i = 0; i < n; i++) keys[i] = ((3 - tier[i]!) * SCORE_LIMIT + (SCORE_LIMIT - 1 - score[i]!)) * URL_BITS + docs.urlRank[pages[i]!]!;
+    keys.sort();
+    for (let i = 0; i < n; i++) {
+      const key = keys[i]!;
+      const high = Math.floor(key / URL_BITS);
+      out.docs[i] = docs.byUrl[key - high * URL_BITS]!;
+      out.tier[i] = 3 - Math.floor(high / SCORE_LIMIT);
+      out.score[i] = (SCORE_LIMIT - 1 - (high % SCORE_LIMIT)) / 1000;
+    }
+  } else {
+    const idx = Array.from({ length: n }, (_, i) => i);
+    idx.sort((a, b) => tier[b]! - tier[a]! || score[b]! - score[a]! || docs.urlRank[pages[a]!]! - docs.urlRank[pages[b]!]!);
+    idx.forEach((k, i) => { out.docs[i] = pages[k]!; out.tier[i] = tier[k]!; out.score[i] = score[k]! / 1000; });
+  }
+  return out;
+}
+
+export function rank({ analysis, terms, soft, docs, pages, city, named, candidates }: RankInput): Ranking {
+  const wanted = wantedCities(analysis, city);
+  const weights = terms.map((m) => idf(m.count, pages));
+  const softWeights = soft.map((m) => idf(m.count, pages));
+  const unknown = analysis.unknown.reduce((sum, u) => sum + u.weight, 0) * idf(0, pages);
+  const total = weights.reduce((a, b) => a + b, 0) + unknown;
+
+  if (analysis.terms.length === 0 && analysis.intents.length === 0) {
+    if (analysis.unknown.length > 0 || wanted.length === 0) return order(docs, new Int32Array(0), new Uint8Array(0), new Int32Array(0));
+    const found: number[] = [];
+    const scores: number[] = [];
+    for (const [path, d] of docs.byPath) {
+      const c = docs.city[d];
+      if (c !== undefined && c !== '' && wanted.includes(c)) { found.push(d); scores.push(path.startsWith('/ciudades/') ? 1000 : 0); }
+    }
+    return order(docs, Int32Array.from(found), new Uint8Array(found.length).fill(1), Int32Array.from(scores));
+  }
+
+  // Each page once: a page number is marked in `seen` when first met.
+  const seen = new Uint8Array(docs.city.length);
+  const found: number[] = [];
+  const tiers: number[] = [];
+  const scores: number[] = [];
+  const consider = (d: number) => {
+    if (seen[d] !== 0) return;
+    seen[d] = 1;
     const intent = named.get(d);
+    if (intent === undefined && !allowedIn(docs, wanted, d)) return;
     let covered = 0;
     let score = 0;
     let topical = 0;
-    const positions: Array<readonly number[]> = [];
-    terms.forEach((m, k) => {
-      const hit = m.get(d);
-      if (hit !== undefined) {
-        covered += weights[k]! * hit.weight;
-        if (hit.title || hit.heading) topical += weights[k]! * hit.weight;
-        score += weights[k]! * hit.weight * fieldFactor(hit);
-        positions.push(...hit.positions);
+    for (let k = 0; k < terms.length; k++) {
+      const m = terms[k]!;
+      const w = m.weight[d]!;
+      if (w > 0) {
+        covered += weights[k]! * w;
+        if (m.fields[d] !== 0) topical += weights[k]! * w;
+        score += weights[k]! * w * factor(m, d);
       } else if (intent?.covers.has(k)) {
         covered += weights[k]!;
         topical += weights[k]!;
         score += weights[k]!;
       }
-    });
+    }
     // An intent naming the page is evidence in itself (INTENT_CREDIT of the rarest word's weight per
     // phrase word); one the words typed complete only through synonyms is not.
     if (intent !== undefined) covered += INTENT_CREDIT * intent.credit * idf(0, pages);
-    if (!isAnswer({ covered, topical, unknown, total, named: intent !== undefined })) continue;
-    soft.forEach((m, k) => {
-      const hit = m.get(d);
-      if (hit !== undefined) { score += SOFT * softWeights[k]! * fieldFactor(hit); positions.push(...hit.positions); }
-    });
+    if (!isAnswer(covered, topical, unknown, total, intent !== undefined)) return;
+    for (let k = 0; k < soft.length; k++) {
+      const m = soft[k]!;
+      if (m.weight[d]! > 0) score += SOFT * softWeights[k]! * factor(m, d);
+    }
     if (intent?.strong) score += total * INTENT_PER_WORD * intent.size;
     else if (intent !== undefined) score += total * SERVICE_NAME;
-    const local = d.city !== '' && wanted.includes(d.city);
-    out.push({ doc: d, tier: (intent?.strong ? 2 : 0) + (local ? 1 : 0), score: Math.round(score * 1000) / 1000, positions });
-  }
-  return out.sort(byScore);
+    const c = docs.city[d]!;
+    const local = c !== '' && wanted.includes(c);
+    found.push(d);
+    tiers.push((intent?.strong ? 2 : 0) + (local ? 1 : 0));
+    scores.push(Math.round(score * 1000));
+  };
+  for (const d of named.keys()) consider(d);
+  for (const d of candidates) consider(d);
+  return order(docs, Int32Array.from(found), Uint8Array.from(tiers), Int32Array.from(scores));
 }

@@ -26,8 +26,7 @@ export function idf(df: number, pages: number): number {
   return Math.log((pages + 1) / (df + 0.5));
 }
 
-export interface FieldMatch { title: boolean; heading: boolean; body: number }
-
-export function fieldFactor(m: FieldMatch): number {
-  return 1 + (m.title ? TITLE : 0) + (m.heading ? HEADING : 0) + BODY * m.body;
+/** What a term's match counts for where it is: in the title, in a heading or the description, and its body score (0–1). */
+export function fieldFactor(title: boolean, heading: boolean, body: number): number {
+  return 1 + (title ? TITLE : 0) + (heading ? HEADING : 0) + BODY * body;
 }

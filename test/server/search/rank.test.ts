@@ -6,23 +6,32 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Analysis, Term } from '../../../server/search/analyze.ts';
 import type { MatchedIntent } from '../../../server/search/intents.ts';
-import { rank, type RankDoc, type TermMatch } from '../../../server/search/rank.ts';
-import type { CityFilter } from '../../../server/schemas/cities.ts';
+import { HEADING, namedPages, rank, TITLE, type RankDocs, type TermMatches } from '../../../server/search/rank.ts';
+import type { CityFilter, CitySlug } from '../../../server/schemas/cities.ts';
 
-const doc = (path: string, city: RankDoc['city'] = ''): RankDoc => ({ path, url: `https://x.test${path}`, city });
-const DOCS = [
-  doc('/servicios/cerrajeria/'), doc('/servicios/cerrajeria/vigo/', 'vigo'), doc('/servicios/cerrajeria/madrid/', 'madrid'),
-  doc('/guias/cambiar-bombin/'), doc('/guias/fuga/'), doc('/ciudades/vigo/', 'vigo'), doc('/precios/'),
+const PATHS: Array<[string, CitySlug | '']> = [
+  ['/servicios/cerrajeria/', ''], ['/servicios/cerrajeria/vigo/', 'vigo'], ['/servicios/cerrajeria/madrid/', 'madrid'],
+  ['/guias/cambiar-bombin/', ''], ['/guias/fuga/', ''], ['/ciudades/vigo/', 'vigo'], ['/precios/', ''],
   // Pages that match nothing, so that term weights are those of a real site.
-  ...Array.from({ length: 40 }, (_, i) => doc(`/otra/${i}/`)),
+  ...Array.from({ length: 40 }, (_, i): [string, ''] => [`/otra/${i}/`, '']),
 ];
-const docs = new Map(DOCS.map((d) => [d.path, d]));
-const at = (path: string) => docs.get(path)!;
+const url = (p: string) => `https://x.test${p}`;
+const byUrl = Int32Array.from(PATHS.keys()).sort((a, b) => (url(PATHS[a]![0]) < url(PATHS[b]![0]) ? -1 : 1));
+const urlRank = new Int32Array(PATHS.length);
+byUrl.forEach((d, k) => { urlRank[d] = k; });
+const docs: RankDocs = { byPath: new Map(PATHS.map(([p], d) => [p, d])), city: PATHS.map(([, c]) => c), urlRank, byUrl };
+const at = (path: string) => docs.byPath.get(path)!;
 
 const term = (text: string): Term => ({ text, alternatives: [{ words: [text], weight: 1 }], stems: new Set([text]) });
-const hit = (where: 'title' | 'heading' | 'body', weight = 1): TermMatch =>
-  ({ weight, title: where === 'title', heading: where === 'heading', body: 0.5, positions: [[3]] });
-const matches = (entries: Array<[string, TermMatch]>) => new Map(entries.map(([p, m]) => [at(p), m]));
+interface Hit { weight: number; fields: number; body: number }
+const hit = (where: 'title' | 'heading' | 'body', weight = 1): Hit =>
+  ({ weight, fields: where === 'title' ? TITLE : where === 'heading' ? HEADING : 0, body: 0.5 });
+function matches(entries: Array<[string, Hit]>): TermMatches {
+  const n = PATHS.length;
+  const m = { count: entries.length, weight: new Float64Array(n), fields: new Uint8Array(n), body: new Float64Array(n) };
+  for (const [p, h] of entries) { m.weight[at(p)] = h.weight; m.fields[at(p)] = h.fields; m.body[at(p)] = h.body; }
+  return m;
+}
 
 function analysis(parts: Partial<Analysis>): Analysis {
   return { cities: [], terms: [], soft: [], unknown: [], intents: [], ...parts };
@@ -30,8 +39,11 @@ function analysis(parts: Partial<Analysis>): Analysis {
 const intent = (parts: Partial<MatchedIntent>): MatchedIntent =>
   ({ paths: [], services: [], covers: [], size: 1, strong: true, direct: true, ...parts });
 
-function run(a: Analysis, terms: Array<Array<[string, TermMatch]>>, city: CityFilter = 'todas'): string[] {
-  return rank({ analysis: a, terms: terms.map(matches), soft: [], docs, pages: docs.size, city }).map((r) => r.doc.path);
+function run(a: Analysis, terms: Array<Array<[string, Hit]>>, city: CityFilter = 'todas'): string[] {
+  // Every page a term matched is a candidate: rank itself keeps the answers.
+  const candidates = Int32Array.from(new Set(terms.flat().map(([p]) => at(p))));
+  const named = namedPages(a, docs, city);
+  return [...rank({ analysis: a, terms: terms.map(matches), soft: [], docs, pages: PATHS.length, city, named, candidates }).docs].map((d) => PATHS[d]![0]);
 }
 
 test('a title match outranks a heading match, which outranks a body match', () => {
@@ -61,7 +73,7 @@ test('pages an intent names come first, and the intent covers the words of its p
 });
 
 test("a city: that city's pages first, then the pages for every city, never another city's", () => {
-  const terms: Array<Array<[string, TermMatch]>> = [[
+  const terms: Array<Array<[string, Hit]>> = [[
     ['/servicios/cerrajeria/', hit('title')], ['/servicios/cerrajeria/vigo/', hit('title')],
     ['/servicios/cerrajeria/madrid/', hit('title')], ['/guias/cambiar-bombin/', hit('title')],
   ]];
