@@ -204,11 +204,19 @@ class Marks {
   }
 }
 
-/** Index of the first of `docs[from..]` not below `d`. */
+/** Index of the first of `docs[from..]` not below `d` (ascending): galloping, so a long skip costs its logarithm. */
 function advance(docs: Int32Array, from: number, d: number): number {
-  let c = from;
-  while (c < docs.length && docs[c]! < d) c++;
-  return c;
+  if (from >= docs.length || docs[from]! >= d) return from;
+  let lo = from;
+  let step = 1;
+  while (lo + step < docs.length && docs[lo + step]! < d) { lo += step; step *= 2; }
+  let hi = Math.min(lo + step, docs.length);
+  // docs[lo] < d, and docs[hi] >= d or hi is the end.
+  while (lo + 1 < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (docs[mid]! < d) lo = mid; else hi = mid;
+  }
+  return hi;
 }
 
 interface Entry {
@@ -473,31 +481,38 @@ export class SearchEngine {
     const out = this.matched.take();
     out.written = candidates;
     out.count = this.count(alts);
+    const { weight, fields: fieldsOf, body: bodyOf, shown, placed } = out;
     alts.forEach((words, a) => {
       const alt = term.alternatives[a]!;
+      if (words.length === 0) return;
       const at = new Int32Array(words.length);
-      for (const d of candidates) {
+      // A join of the candidates and the words' pages, each list skipping ahead to the next page
+      // the others may share.
+      let i = 0;
+      join: while (i < candidates.length) {
+        const d = candidates[i]!;
         let flags = 0;
         let sum = 0;
-        let all = words.length > 0;
-        for (let j = 0; j < words.length && all; j++) {
+        for (let j = 0; j < words.length; j++) {
           const hits = words[j]!;
           const c = (at[j] = advance(hits.docs, at[j]!, d));
-          if (hits.docs[c] !== d) all = false;
-          else { flags |= hits.flags[c]!; sum += hits.scores[c]! / hits.top; }
+          if (c === hits.count) break join;
+          if (hits.docs[c] !== d) { i = advance(candidates, i, hits.docs[c]!); continue join; }
+          flags |= hits.flags[c]!;
+          sum += hits.scores[c]! / hits.top;
         }
-        if (!all) continue;
+        i++;
         const body = sum / words.length;
         const fields = flags & (TITLE | HEADING);
         const hasPlace = (flags & BODY) !== 0;
-        const prev = out.weight[d]!;
+        const prev = weight[d]!;
         if (prev === 0) {
-          out.weight[d] = alt.weight; out.fields[d] = fields; out.body[d] = body; out.shown[d] = a + 1; out.placed[d] = hasPlace ? 1 : 0;
-        } else if (alt.weight * fieldsFactor(fields, body) > prev * fieldsFactor(out.fields[d]!, out.body[d]!)) {
-          out.weight[d] = alt.weight; out.fields[d] = fields; out.body[d] = body;
+          weight[d] = alt.weight; fieldsOf[d] = fields; bodyOf[d] = body; shown[d] = a + 1; placed[d] = hasPlace ? 1 : 0;
+        } else if (alt.weight * fieldsFactor(fields, body) > prev * fieldsFactor(fieldsOf[d]!, bodyOf[d]!)) {
+          weight[d] = alt.weight; fieldsOf[d] = fields; bodyOf[d] = body;
           // An alternative matched only in the title keeps the others' places.
-          if (hasPlace) { out.shown[d] = a + 1; out.placed[d] = 1; }
-        } else if (out.placed[d] === 0 && hasPlace) { out.shown[d] = a + 1; out.placed[d] = 1; }
+          if (hasPlace) { shown[d] = a + 1; placed[d] = 1; }
+        } else if (placed[d] === 0 && hasPlace) { shown[d] = a + 1; placed[d] = 1; }
       }
     });
     return out;
