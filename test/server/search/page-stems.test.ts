@@ -41,4 +41,18 @@ test('hasAny answers as a Set of the field\'s stems does', () => {
   assert.not.ok(stems.hasAny(1, familyStems('fontanero')));
 });
 
+test('pagesWith lists, ascending, the pages whose field has the stem', () => {
+  const ids = new Map<string, number>();
+  const memo = new Map<string, string>();
+  // Numbered with another field first, as titles and headings are: some numbers are not in this one.
+  PageStems.of(['Pintores y reformas integrales'], ids, memo);
+  const stems = PageStems.of(FIELDS, ids, memo);
+  for (const [s, id] of ids) {
+    const want = FIELDS.flatMap((_, i) => (stems.hasAny(i, [s]) ? [i] : []));
+    assert.equal([...stems.pagesWith(id)], want, s);
+  }
+  assert.equal([...stems.pagesWith(stems.idsOf(words('fontanería').map(stem))[0]!)], [0, 4]);
+  assert.equal([...stems.pagesWith(ids.size + 5)], [], 'a number past every stem: no page');
+});
+
 test.run();

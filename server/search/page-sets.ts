@@ -1,0 +1,47 @@
+/**
+ * Sets of page numbers for one query: marks by page number that need no clearing between
+ * rounds, and the galloping step of joining ascending page lists.
+ */
+
+/** Marks by page number: a page is marked in the current round when it holds the round's number (no clearing between rounds). */
+export class Marks {
+  private readonly marks: Uint32Array;
+  private round = 1;
+  constructor(size: number) {
+    this.marks = new Uint32Array(size);
+  }
+
+  /** Starts a round: no page is marked. */
+  next(): void {
+    if (++this.round === 2 ** 32) { this.marks.fill(0); this.round = 1; }
+  }
+
+  /** The pages marked in this round, ascending. */
+  marked(): Int32Array {
+    const out: number[] = [];
+    for (let d = 0; d < this.marks.length; d++) if (this.marks[d] === this.round) out.push(d);
+    return Int32Array.from(out);
+  }
+
+  /** Marks page `d`; whether it was not marked yet. */
+  mark(d: number): boolean {
+    if (this.marks[d] === this.round) return false;
+    this.marks[d] = this.round;
+    return true;
+  }
+}
+
+/** Index of the first of `docs[from..]` not below `d` (ascending): galloping, so a long skip costs its logarithm. */
+export function advance(docs: Int32Array, from: number, d: number): number {
+  if (from >= docs.length || docs[from]! >= d) return from;
+  let lo = from;
+  let step = 1;
+  while (lo + step < docs.length && docs[lo + step]! < d) { lo += step; step *= 2; }
+  let hi = Math.min(lo + step, docs.length);
+  // docs[lo] < d, and docs[hi] >= d or hi is the end.
+  while (lo + 1 < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (docs[mid]! < d) lo = mid; else hi = mid;
+  }
+  return hi;
+}
