@@ -153,6 +153,9 @@ interface Matched extends TermMatches {
   written: Int32Array;
 }
 
+/** Term columns kept for the next query: most queries have fewer terms (soft ones included). */
+const POOLED_TERMS = 8;
+
 /**
  * Columns by page number for the terms of one query, taken zeroed and given back zeroed (a site's
  * pages times a few terms: too much to allocate per query).
@@ -173,7 +176,7 @@ class MatchedPool {
     for (const d of m.written) m.weight[d] = m.fields[d] = m.body[d] = m.shown[d] = m.placed[d] = 0;
     m.written = new Int32Array(0);
     m.count = 0;
-    this.free.push(m);
+    if (this.free.length < POOLED_TERMS) this.free.push(m);
   }
 }
 
