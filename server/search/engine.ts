@@ -153,6 +153,8 @@ interface Matched extends TermMatches {
   written: Int32Array;
 }
 
+/** Term page counts kept (a number each). */
+const TERM_COUNTS = 4096;
 /** Term columns kept for the next query: most queries have fewer terms (soft ones included). */
 const POOLED_TERMS = 8;
 
@@ -282,6 +284,8 @@ export class SearchEngine {
   private readonly cache = new Lru<string, Entry>(CACHE_BYTES);
   private readonly wordCache = new Lru<string, WordHits>(WORD_CACHE_BYTES);
   private readonly stems = new StemMemo();
+  /** Pages each term (its alternatives' word families) matches on the site: the same terms recur in many queries. */
+  private readonly termCounts = new Map<string, number>();
   private readonly matched: MatchedPool;
   private readonly marks: Marks;
   /** By page number, a word's answer while it is being checked; all zero between uses. */
@@ -393,9 +397,10 @@ export class SearchEngine {
       // What each ranked page's excerpt shows: per matched term, its alternative's words.
       const all = [...terms, ...soft];
       const shown = new Uint8Array(docs.length * all.length);
-      for (let i = 0; i < docs.length; i++) {
-        for (let k = 0; k < all.length; k++) shown[i * all.length + k] = all[k]!.shown[docs[i]!]!;
-      }
+      all.forEach((m, k) => {
+        const column = m.shown;
+        for (let i = 0, at = k; i < docs.length; i++, at += all.length) shown[at] = column[docs[i]!]!;
+      });
       return { scope, docs, terms: [...analysis.terms, ...analysis.soft], shown, results: new Map() };
     } finally {
       for (const m of [...terms, ...soft]) this.matched.give(m);
@@ -413,6 +418,7 @@ export class SearchEngine {
 
   /** Pages of the site holding every word of some alternative (a term's count, for its weight). */
   private count(alts: TermHits): number {
+    if (alts.length === 1 && alts[0]!.length === 1) return alts[0]![0]!.count;
     this.marks.next();
     let n = 0;
     for (const words of alts) {
@@ -441,7 +447,14 @@ export class SearchEngine {
   private termMatches(term: Term, alts: TermHits, candidates: Int32Array): Matched {
     const out = this.matched.take();
     out.written = candidates;
-    out.count = this.count(alts);
+    const key = term.alternatives.map((alt) => alt.words.map(familyKey).join('+')).join('|');
+    let count = this.termCounts.get(key);
+    if (count === undefined) {
+      count = this.count(alts);
+      if (this.termCounts.size >= TERM_COUNTS) this.termCounts.clear();
+      this.termCounts.set(key, count);
+    }
+    out.count = count;
     const { weight, fields: fieldsOf, body: bodyOf, shown, placed } = out;
     alts.forEach((words, a) => {
       const alt = term.alternatives[a]!;

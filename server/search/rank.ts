@@ -172,16 +172,14 @@ export function rank({ analysis, terms, soft, docs, pages, city, named, candidat
     return order(docs, Int32Array.from(found), new Uint8Array(found.length).fill(1), Int32Array.from(scores));
   }
 
-  // Each page once: a page number is marked in `seen` when first met.
+  // Each page once: the pages intents name first, then the candidates not seen yet.
   const seen = new Uint8Array(docs.city.length);
-  const found: number[] = [];
-  const tiers: number[] = [];
-  const scores: number[] = [];
-  const consider = (d: number) => {
-    if (seen[d] !== 0) return;
-    seen[d] = 1;
-    const intent = named.get(d);
-    if (intent === undefined && !allowedIn(docs, wanted, d)) return;
+  const cap = named.size + candidates.length;
+  const found = new Int32Array(cap);
+  const tiers = new Uint8Array(cap);
+  const scores = new Int32Array(cap);
+  let n = 0;
+  const consider = (d: number, intent: Named | undefined) => {
     let covered = 0;
     let score = 0;
     let topical = 0;
@@ -210,11 +208,15 @@ export function rank({ analysis, terms, soft, docs, pages, city, named, candidat
     else if (intent !== undefined) score += total * SERVICE_NAME;
     const c = docs.city[d]!;
     const local = c !== '' && wanted.includes(c);
-    found.push(d);
-    tiers.push((intent?.strong ? 2 : 0) + (local ? 1 : 0));
-    scores.push(Math.round(score * 1000));
+    found[n] = d;
+    tiers[n] = (intent?.strong ? 2 : 0) + (local ? 1 : 0);
+    scores[n++] = Math.round(score * 1000);
   };
-  for (const d of named.keys()) consider(d);
-  for (const d of candidates) consider(d);
-  return order(docs, Int32Array.from(found), Uint8Array.from(tiers), Int32Array.from(scores));
+  for (const [d, intent] of named) { seen[d] = 1; consider(d, intent); }
+  for (const d of candidates) {
+    if (seen[d] !== 0) continue;
+    seen[d] = 1;
+    if (allowedIn(docs, wanted, d)) consider(d, undefined);
+  }
+  return order(docs, found.subarray(0, n), tiers.subarray(0, n), scores.subarray(0, n));
 }
