@@ -55,13 +55,18 @@ export function idf(totalPages: number, pagesWithTerm: number): number {
 
 /** Pagefind's `calculate_bm25_word_score` times the diacritic bonus. */
 export function wordScore(weightSum: number, bonus: { length: number; diacritic: number }, pageLength: number, avgLength: number, termIdf: number): number {
-  const w = f(f(f(weightSum) / WEIGHT_SCALE) * bonus.length);
+  return wordScoreOf(weightSum, bonus.length, bonus.diacritic, pageLength, avgLength, termIdf);
+}
+
+/** `wordScore` with the bonuses as numbers, for loops over many pages. */
+export function wordScoreOf(weightSum: number, lengthFactor: number, diacritic: number, pageLength: number, avgLength: number, termIdf: number): number {
+  const w = f(f(f(weightSum) / WEIGHT_SCALE) * lengthFactor);
   const k1 = TERM_SATURATION;
   const b = PAGE_LENGTH;
   const bm25 = f(f(f(k1 + 1) * w) / f(f(k1 * f(f(1 - b) + f(b * f(f(pageLength) / avgLength)))) + w));
   const rawTf = Math.min(f(w / f(avgLength / 5)), f(k1 + 1));
   const tf = f(f(f(1 - TERM_FREQUENCY) * rawTf) + f(TERM_FREQUENCY * bm25));
-  return f(f(termIdf * tf) * bonus.diacritic);
+  return f(f(termIdf * tf) * diacritic);
 }
 
 /** The meta boost of one field whose postings hold `words` of the term (one term: coverage m). */

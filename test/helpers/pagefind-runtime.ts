@@ -17,9 +17,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { retryOnShortage } from '../../server/read-model/file-pressure.ts';
-import type { RawHit, TermSearch } from '../../server/search/term-search.ts';
+import type { Keep, RawHit } from '../../server/search/term-search.ts';
 
-export interface PagefindSearch extends TermSearch {
+/** Pagefind's own answer for one term, as RawHit objects (the reference the postings are checked against). */
+export interface PagefindSearch {
+  search(term: string, keep?: Keep): Promise<RawHit[]>;
+  close(): Promise<void>;
   /** The stems Pagefind searches for `term`'s words (its playground's search keywords). */
   stems(term: string): Promise<string[]>;
   /** Loads the index chunks `term` needs, without searching. */
