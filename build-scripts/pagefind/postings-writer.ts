@@ -17,7 +17,7 @@ import { PageEntries } from './page-entries.ts';
 import { SharedPositions } from './shared-positions.ts';
 import { VarintBuffer, VarintFile } from './varint-buffer.ts';
 import { compareBytes } from '../../server/search/byte-order.ts';
-import { POSTINGS_FILE, POSTINGS_FORMAT, POSTINGS_HEADER_FILE, RECORD_BLOCK, type PostingsHeader, type PostingsSection } from '../../server/search/postings-format.ts';
+import { POSTINGS_FILE, POSTINGS_FORMAT, POSTINGS_HEADER_FILE, RECORD_BLOCK, MASK_TOKENS, type PostingsHeader, type PostingsSection } from '../../server/search/postings-format.ts';
 import { readAt } from '../../server/read-model/read-at.ts';
 import { PAGEFIND_DIR, readSidecar, SIDECAR_FILE, TEXTS_FILE } from '../../server/search/sidecar.ts';
 
@@ -64,6 +64,7 @@ function forEachWord(bundle: string, chunks: readonly [string, string, string][]
 
 const zigzag = (d: number): number => (d >= 0 ? 2 * d : -2 * d - 1);
 
+
 /** One word's record, built in memory (a common word's runs to megabytes) and then written whole. */
 class RecordBuilder {
   readonly head = new VarintBuffer();
@@ -72,8 +73,11 @@ class RecordBuilder {
   private counts: number[] = [];
   /** Checkpoints: page, summary offset, locations offset. */
   private checkpoints: number[] = [];
-  private distinct: number[] = [];
-  private tokenAt = new Uint32Array(256);
+  /** Per token id: the entries it is in, then (once the table is made) 1 + its index in the table. */
+  private tokens = new Map<number, number>();
+  private table: number[] = [];
+  private seen: number[] = [];
+  private local = new Uint32Array(256);
 
   constructor(private readonly texts: readonly Uint32Array[], private readonly shared: SharedPositions) {}
 
@@ -82,8 +86,35 @@ class RecordBuilder {
     this.summary.clear();
     this.locations.clear();
     this.counts.length = this.checkpoints.length = 0;
+    this.tokens.clear();
+    this.table.length = 0;
     this.head.uint(forms.length);
     for (const form of forms) { this.head.uint(form.length); this.head.bytes(form); }
+  }
+
+  private pageTokens(page: number): Uint32Array {
+    const tokens = this.texts[page];
+    if (tokens === undefined) throw new Error(`postings: page ${page} is not in the index's page list`);
+    return tokens;
+  }
+
+  /** Counts the entries each token is in, over the page list at `r` (before any list is appended). */
+  countTokens(r: CborReader, list: PageEntries): void {
+    for (let k = list.start(r); k > 0; k--) {
+      list.next();
+      const tokens = this.pageTokens(list.page);
+      this.seen.length = 0;
+      for (let j = 0; j < list.count; j++) {
+        const token = tokens[list.positions[j]!] ?? 0;
+        if (token !== 0 && !this.seen.includes(token)) { this.seen.push(token); this.tokens.set(token, (this.tokens.get(token) ?? 0) + 1); }
+      }
+    }
+  }
+
+  /** The word's token table, most frequent first: common entries then name theirs in the mask's low bits. */
+  makeTable(): void {
+    this.table = [...this.tokens].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([token]) => token);
+    this.table.forEach((token, i) => this.tokens.set(token, i + 1));
   }
 
   /** Appends the page list at `r`. */
@@ -98,29 +129,35 @@ class RecordBuilder {
   }
 
   private entry(e: PageEntries): void {
-    const tokens = this.texts[e.page];
-    if (tokens === undefined) throw new Error(`postings: page ${e.page} is not in the index's page list`);
-    if (e.count > this.tokenAt.length) this.tokenAt = new Uint32Array(2 * e.count);
+    const tokens = this.pageTokens(e.page);
+    if (e.count > this.local.length) this.local = new Uint32Array(2 * e.count);
     let weights = 0;
     let shared = 0;
-    const distinct = this.distinct;
-    distinct.length = 0;
+    const seen = this.seen;
+    seen.length = 0;
     for (let j = 0; j < e.count; j++) {
       const position = e.positions[j]!;
       weights += e.weights[j]!;
       if (this.shared.shared(e.page, position)) shared = 1;
       const token = tokens[position] ?? 0;
-      this.tokenAt[j] = token;
-      if (token !== 0 && !distinct.includes(token)) distinct.push(token);
+      const local = token === 0 ? 0 : this.tokens.get(token)!;
+      this.local[j] = local;
+      if (local !== 0 && !seen.includes(local - 1)) seen.push(local - 1);
     }
-    distinct.sort((a, b) => a - b);
     const s = this.summary;
     s.uint(e.delta);
     s.uint(2 * weights + shared);
-    s.uint(2 * distinct.length + (e.fields.length > 0 ? 1 : 0));
-    let previous = 0;
-    for (const token of distinct) { s.uint(token - previous); previous = token; }
-    if (e.fields.length > 0) {
+    const meta = e.fields.length > 0 ? 1 : 0;
+    if (this.table.length <= MASK_TOKENS) {
+      let mask = 0;
+      for (const i of seen) mask |= 1 << i;
+      s.uint(2 * mask + meta);
+    } else {
+      seen.sort((a, b) => a - b);
+      s.uint(2 * seen.length + meta);
+      for (const i of seen) s.uint(i);
+    }
+    if (meta) {
       s.uint(e.fields.length);
       for (const f of e.fields) s.uint(f);
     }
@@ -132,15 +169,16 @@ class RecordBuilder {
       l.uint(e.weights[j]!);
       l.uint(zigzag(position - last));
       last = position;
-      const token = this.tokenAt[j]!;
-      l.uint(token === 0 ? 0 : 1 + distinct.indexOf(token));
+      l.uint(this.local[j]!);
     }
     s.uint(l.length - start);
   }
 
-  /** Ends the head: the lists' entry counts and the checkpoints, as distances from the previous. */
+  /** Ends the head: the lists' entry counts, the token table and the checkpoints, as distances from the previous. */
   finish(): void {
     for (const n of this.counts) this.head.uint(n);
+    this.head.uint(this.table.length);
+    for (const token of this.table) this.head.uint(token);
     let summary = 0;
     let locations = 0;
     for (let c = 0; c < this.checkpoints.length; c += 3) {
@@ -198,6 +236,11 @@ export async function writePostings(searchDir: string): Promise<{ words: number;
       for (let v = 0; v < variantCount; v++) { r.array(); forms.push(Buffer.from(r.text())); r.skip(); }
       const end = r.pos;
       record.start(forms);
+      r.pos = pagesAt;
+      record.countTokens(r, list);
+      r.pos = variantsAt;
+      for (let v = 0; v < variantCount; v++) { r.array(); r.text(); record.countTokens(r, list); }
+      record.makeTable();
       r.pos = pagesAt;
       record.list(r, list);
       r.pos = variantsAt;

@@ -14,19 +14,22 @@
  *                  summary and locations start in records (the next word's head ends them)
  *     records      per word, unsigned LEB128 varints, in three parts read apart:
  *       head       variant count V, V forms (byte length, UTF-8 bytes), the entry count of each of
- *                  the V + 1 page lists (the word's own form first, then each variant's), then a
- *                  checkpoint at every RECORD_BLOCK-th entry of each list: its page, and the
- *                  distances from the previous checkpoint to its summary and to its locations
+ *                  the V + 1 page lists (the word's own form first, then each variant's), the
+ *                  word's token table (count T, then the token ids of its locations, the ones in
+ *                  most entries first), then a checkpoint at every RECORD_BLOCK-th entry of each
+ *                  list: its page, and the distances from the previous checkpoint to its summary
+ *                  and to its locations
  *       summary    per entry (a page of a list), what scoring needs without the locations: page
  *                  (delta from the list's previous entry), weight sum of its locations × 2 + 1 when
- *                  a location's position is shared with any other word's location on that page
- *                  (then Pagefind's sort decides which counts: the reader scores that page from
- *                  the locations), distinct token count × 2 + 1 when it has meta fields, the
- *                  distinct token ids of its locations (ascending, deltas), the meta field count
- *                  and ids when it has some, and the byte length of its locations
+ *                  a location's position is shared with any other location on that page (then
+ *                  Pagefind's sort decides which counts: the reader scores that page from the
+ *                  locations), its tokens × 2 + 1 when it has meta fields (tokens: when T ≤
+ *                  MASK_TOKENS a bit mask of table indices; else their count, then the indices
+ *                  ascending), the meta field count and ids when it has some, and the byte length
+ *                  of its locations
  *       locations  per entry, in Pagefind's order: weight, position (zigzag delta from the
- *                  entry's previous position) and the entry's token there (1 + its index among
- *                  the entry's distinct tokens; 0: no word at that position)
+ *                  entry's previous position) and the token there (1 + its index in the word's
+ *                  table; 0: no word at that position)
  */
 import { z } from 'zod';
 
@@ -35,6 +38,8 @@ export const POSTINGS_FILE = 'postings.bin';
 export const POSTINGS_FORMAT = 2;
 /** Entries between two checkpoints of a page list: what a page's lookup decodes at most per list. */
 export const RECORD_BLOCK = 64;
+/** A word with at most this many distinct tokens names an entry's tokens by one bit mask (a small integer). */
+export const MASK_TOKENS = 30;
 
 const Section = z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()]);
 

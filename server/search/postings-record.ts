@@ -2,12 +2,14 @@
  * A word's record of postings format 2 (postings-format.ts), read: its head (forms, page list
  * sizes, checkpoints), and the whole record flat for the reference search (postings-search.ts).
  */
-import { RECORD_BLOCK } from './postings-format.ts';
+import { MASK_TOKENS, RECORD_BLOCK } from './postings-format.ts';
 import { Varints } from './varints.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export interface RecordHead {
+  /** The token ids of the word's locations, by their index in its table. */
+  tokens: number[];
   /** The variant forms (with diacritics); list 0 is the word's own form, list k is `forms[k − 1]`'s. */
   forms: string[];
   /** Entries of each page list. */
@@ -20,8 +22,8 @@ export interface RecordHead {
   checkpointLocations: Float64Array;
 }
 
-/** The head's forms and list sizes, from the start of a record; the reader ends at its checkpoints. */
-export function readForms(v: Varints): { forms: string[]; counts: number[] } {
+/** The head's forms, list sizes and token table, from the start of a record; the reader ends at its checkpoints. */
+export function readForms(v: Varints): { forms: string[]; counts: number[]; tokens: number[] } {
   const variants = v.uint();
   const forms: string[] = [];
   for (let k = 0; k < variants; k++) {
@@ -31,12 +33,22 @@ export function readForms(v: Varints): { forms: string[]; counts: number[] } {
   }
   const counts: number[] = [];
   for (let k = 0; k <= variants; k++) counts.push(v.uint());
-  return { forms, counts };
+  const tokens: number[] = [];
+  for (let k = v.uint(); k > 0; k--) tokens.push(v.uint());
+  return { forms, counts, tokens };
+}
+
+/**
+ * Past an entry's tokens, given its token field (tokens × 2 + meta bit) and whether the word names
+ * them by a mask (its table holds at most MASK_TOKENS): nothing follows a mask, a list its indices.
+ */
+export function skipTokens(v: Varints, field: number, masked: boolean): void {
+  if (!masked) for (let k = Math.floor(field / 2); k > 0; k--) v.uint();
 }
 
 /** The head at the start of a record; the reader ends past it. */
 export function readHead(v: Varints): RecordHead {
-  const { forms, counts } = readForms(v);
+  const { forms, counts, tokens } = readForms(v);
   const firstCheckpoint = new Int32Array(counts.length + 1);
   counts.forEach((n, k) => { firstCheckpoint[k + 1] = firstCheckpoint[k]! + Math.ceil(n / RECORD_BLOCK); });
   const checkpoints = firstCheckpoint[counts.length]!;
@@ -50,7 +62,7 @@ export function readHead(v: Varints): RecordHead {
     checkpointSummary[c] = summary += v.uint();
     checkpointLocations[c] = locations += v.uint();
   }
-  return { forms, counts, firstCheckpoint, checkpointPage, checkpointSummary, checkpointLocations };
+  return { tokens, forms, counts, firstCheckpoint, checkpointPage, checkpointSummary, checkpointLocations };
 }
 
 /**
@@ -73,7 +85,7 @@ export interface WordPostings {
 }
 
 /** Decodes a whole record: `bytes` from its head to its end, the summary starting at `summaryAt`, the locations at `locationsAt`. */
-export function decodeRecord(bytes: Uint8Array, summaryAt: number, locationsAt: number): WordPostings {
+export function decodeRecord(bytes: Buffer, summaryAt: number, locationsAt: number): WordPostings {
   const head = readHead(new Varints(bytes));
   const total = head.counts.reduce((a, b) => a + b, 0);
   // Each location takes three bytes at least.
@@ -84,7 +96,7 @@ export function decodeRecord(bytes: Uint8Array, summaryAt: number, locationsAt: 
   };
   const s = new Varints(bytes, summaryAt);
   const l = new Varints(bytes, locationsAt);
-  const tokens: number[] = [];
+  const masked = head.tokens.length <= MASK_TOKENS;
   let e = 0;
   let n = 0;
   head.counts.forEach((count, form) => {
@@ -95,10 +107,8 @@ export function decodeRecord(bytes: Uint8Array, summaryAt: number, locationsAt: 
       out.page[e] = page;
       s.uint();
       const t = s.uint();
-      tokens.length = 0;
-      let token = 0;
-      for (let k = 0; k < t >>> 1; k++) tokens.push(token += s.uint());
-      if (t & 1) for (let k = s.uint(); k > 0; k--) out.meta.push(s.uint());
+      skipTokens(s, t, masked);
+      if (t % 2 === 1) for (let k = s.uint(); k > 0; k--) out.meta.push(s.uint());
       out.metaStart[e + 1] = out.meta.length;
       const end = l.pos + s.uint();
       let position = 0;
@@ -106,7 +116,7 @@ export function decodeRecord(bytes: Uint8Array, summaryAt: number, locationsAt: 
         out.loc[n++] = l.uint();
         out.loc[n++] = position += l.int();
         const k = l.uint();
-        out.loc[n++] = k === 0 ? 0 : tokens[k - 1]!;
+        out.loc[n++] = k === 0 ? 0 : head.tokens[k - 1]!;
       }
       l.endsAt(end, 'an entry\'s locations');
       out.locStart[e + 1] = n / 3;

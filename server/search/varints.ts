@@ -1,7 +1,10 @@
-/** Unsigned LEB128 varints read from a buffer (the postings records); a small class V8 inlines in hot loops. */
+/**
+ * Unsigned LEB128 varints read from a buffer (the postings records); a small class V8 inlines in
+ * hot loops, always over a Buffer so its reads see one kind of array.
+ */
 export class Varints {
   pos: number;
-  constructor(public bytes: Uint8Array, pos = 0) {
+  constructor(public bytes: Buffer, pos = 0) {
     this.pos = pos;
   }
 
