@@ -77,6 +77,7 @@ class RecordBuilder {
   private tokens = new Map<number, number>();
   private table: number[] = [];
   private seen: number[] = [];
+  private sharedAt: number[] = [];
   private local = new Uint32Array(256);
 
   constructor(private readonly texts: readonly Uint32Array[], private readonly shared: SharedPositions) {}
@@ -135,10 +136,12 @@ class RecordBuilder {
     let shared = 0;
     const seen = this.seen;
     seen.length = 0;
+    const sharedAt = this.sharedAt;
+    sharedAt.length = 0;
     for (let j = 0; j < e.count; j++) {
       const position = e.positions[j]!;
       weights += e.weights[j]!;
-      if (this.shared.shared(e.page, position)) shared = 1;
+      if (this.shared.shared(e.page, position)) { shared = 1; sharedAt.push(position); }
       const token = tokens[position] ?? 0;
       const local = token === 0 ? 0 : this.tokens.get(token)!;
       this.local[j] = local;
@@ -172,6 +175,12 @@ class RecordBuilder {
       l.uint(this.local[j]!);
     }
     s.uint(l.length - start);
+    if (shared) {
+      sharedAt.sort((a, b) => a - b);
+      s.uint(sharedAt.length);
+      let previous = 0;
+      for (const position of sharedAt) { s.uint(position - previous); previous = position; }
+    }
   }
 
   /** Ends the head: the lists' entry counts, the token table and the checkpoints, as distances from the previous. */

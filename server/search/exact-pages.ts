@@ -11,7 +11,7 @@
 import { metaBoost, termFrequency, termScore } from './pagefind-score.ts';
 import { RECORD_BLOCK } from './postings-format.ts';
 import type { PostingsIndex } from './postings-index.ts';
-import { readHead, skipTokens, type RecordHead } from './postings-record.ts';
+import { readHead, skipShared, skipTokens, type RecordHead } from './postings-record.ts';
 import { sortUnstable } from './rust-sort.ts';
 import { Varints } from './varints.ts';
 
@@ -105,12 +105,13 @@ export class ExactPages {
         let page = 0;
         for (let i = record.counts[form]!; i > 0; i--) {
           page += v.uint();
-          v.uint();
+          const sums = v.uint();
           const head = v.uint();
           skipTokens(v, head, record.masked);
           let meta = 0;
           if (head & 1) meta = this.readMeta(v);
           const length = v.uint();
+          if (sums % 2 === 1) skipShared(v);
           if ((mark[page]! & SLOW) !== 0) {
             const e = this.add(r, form, meta, loc, length);
             if (this.first[page] === -1) this.first[page] = e; else this.eNext[this.last[page]!] = e;
@@ -184,11 +185,12 @@ export class ExactPages {
           const delta = v.uint();
           if (i > 0) p += delta;
           if (p > page) break;
-          v.uint();
+          const sums = v.uint();
           const h = v.uint();
           skipTokens(v, h, record.masked);
           const meta = h & 1 ? this.readMeta(v) : 0;
           const length = v.uint();
+          if (sums % 2 === 1) skipShared(v);
           if (p === page) {
             const e = this.add(r, list, meta, loc, length);
             if (e > 0) this.eNext[e - 1] = e;

@@ -19,14 +19,16 @@
  *                  most entries first), then a checkpoint at every RECORD_BLOCK-th entry of each
  *                  list: its page, and the distances from the previous checkpoint to its summary
  *                  and to its locations
- *       summary    per entry (a page of a list), what scoring needs without the locations: page
- *                  (delta from the list's previous entry), weight sum of its locations × 2 + 1 when
- *                  a location's position is shared with any other location on that page (then
- *                  Pagefind's sort decides which counts: the reader scores that page from the
- *                  locations), its tokens × 2 + 1 when it has meta fields (tokens: when T ≤
- *                  MASK_TOKENS a bit mask of table indices; else their count, then the indices
- *                  ascending), the meta field count and ids when it has some, and the byte length
- *                  of its locations
+ *       summary    per entry (a page of a list), what scoring needs without the locations:
+ *                  page (delta from the list's previous entry); weight sum of its locations × 2,
+ *                  + 1 (flagged shared) when a location's position is shared with any other
+ *                  location on that page; its tokens × 2, + 1 when it has meta fields (tokens:
+ *                  when T ≤ MASK_TOKENS a bit mask of table indices, else their count, then the
+ *                  indices ascending); the meta field count and ids when it has some; the byte
+ *                  length of its locations; when flagged shared, its shared positions (count,
+ *                  then ascending deltas). Where two matched entries name one position, Pagefind's
+ *                  sort decides which word it counts for: the reader scores that page from the
+ *                  locations; elsewhere the sums are exact.
  *       locations  per entry, in Pagefind's order: weight, position (zigzag delta from the
  *                  entry's previous position) and the token there (1 + its index in the word's
  *                  table; 0: no word at that position)

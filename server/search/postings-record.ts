@@ -38,6 +38,11 @@ export function readForms(v: Varints): { forms: string[]; counts: number[]; toke
   return { forms, counts, tokens };
 }
 
+/** Past a flagged entry's shared positions (an entry whose weight field is odd has them last). */
+export function skipShared(v: Varints): void {
+  for (let k = v.uint(); k > 0; k--) v.uint();
+}
+
 /**
  * Past an entry's tokens, given its token field (tokens × 2 + meta bit) and whether the word names
  * them by a mask (its table holds at most MASK_TOKENS): nothing follows a mask, a list its indices.
@@ -105,12 +110,13 @@ export function decodeRecord(bytes: Buffer, summaryAt: number, locationsAt: numb
       page += s.uint();
       out.form[e] = form;
       out.page[e] = page;
-      s.uint();
+      const sums = s.uint();
       const t = s.uint();
       skipTokens(s, t, masked);
       if (t % 2 === 1) for (let k = s.uint(); k > 0; k--) out.meta.push(s.uint());
       out.metaStart[e + 1] = out.meta.length;
       const end = l.pos + s.uint();
+      if (sums % 2 === 1) skipShared(s);
       let position = 0;
       while (l.pos < end) {
         out.loc[n++] = l.uint();

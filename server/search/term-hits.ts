@@ -2,18 +2,20 @@
  * A term's answer as columns (term-search.ts `hits` and `positions`) from the records' summaries
  * (postings-format.ts): each page is scored from its entries' weight sums, without decoding a
  * location, the same scores Pagefind gives (pagefind-score.ts) in the same order of single-
- * precision sums. A page where a matched entry shares a position with another location is scored
- * from its locations as Pagefind does (exact-pages.ts). A page's matched positions are read
+ * precision sums. A page where two matched entries have a location at one position is scored from
+ * its locations as Pagefind does (exact-pages.ts); the entries flagged shared name their shared
+ * positions, so only such pages are. A page's matched positions are read
  * through the records' checkpoints: a block of entries and that page's locations, not the word's
  * whole record.
  *
  * Scratch arrays live across calls (a common word is on most pages): no object per page.
  */
 import { ExactPages, type MatchedRecord } from './exact-pages.ts';
+import { Lru } from './lru.ts';
 import { diacriticBonus, idf, lengthBonus, lengthNorm, metaBoost, termFrequency, termScore } from './pagefind-score.ts';
 import { MASK_TOKENS, RECORD_BLOCK } from './postings-format.ts';
 import type { PostingsIndex } from './postings-index.ts';
-import { readForms, readHead, skipTokens } from './postings-record.ts';
+import { readForms, readHead, skipShared, skipTokens, type RecordHead } from './postings-record.ts';
 import type { Keep, TermHits } from './term-search.ts';
 import { termWords } from './term-words.ts';
 import { Varints } from './varints.ts';
@@ -22,6 +24,8 @@ import { Varints } from './varints.ts';
 export const MASK_FIELDS = 30;
 /** Word-score columns past this many are dropped after a search, so one broad term does not hold memory. */
 const KEEP_SCORES = 1 << 20;
+/** Bound of the parsed heads kept (about four times their bytes on disk). */
+const HEAD_CACHE_BYTES = 4 << 20;
 /** Page marks in a search: seen, and seen with a shared position. */
 const SEEN = 1;
 const SLOW = 2;
@@ -52,6 +56,11 @@ export class TermColumns {
   private scorePage = new Int32Array(0);
   private scoreTf = new Float32Array(0);
   private scoreBonus = new Float32Array(0);
+  /** Shared positions of the flagged entries of the current search, chained by page number. */
+  private readonly sharedFirst: Int32Array;
+  private sharedPosition = new Int32Array(1024);
+  private sharedNext = new Int32Array(1024);
+  private sharedCount = 0;
   /** Verdicts of the caller's word test by token id (1 kept, 2 not), valid where `verdictCall` is the call's. */
   private readonly verdict: Uint8Array;
   private readonly verdictCall: Uint32Array;
@@ -62,6 +71,8 @@ export class TermColumns {
   private at: number[] = [];
   private token: number[] = [];
   private order: number[] = [];
+  /** Parsed heads of the words asked for lately: positions() is asked for several pages of a term. */
+  private readonly heads = new Lru<number, RecordHead>(HEAD_CACHE_BYTES);
 
   constructor(private readonly index: PostingsIndex, private readonly avgLength: number) {
     const n = index.header.pages;
@@ -80,6 +91,7 @@ export class TermColumns {
     this.touched = new Int32Array(n);
     this.fieldWords = new Int32Array(n * this.fieldCount);
     this.sum = new Float64Array(n);
+    this.sharedFirst = new Int32Array(n).fill(-1);
     this.verdict = new Uint8Array(index.header.tokens + 1);
     this.verdictCall = new Uint32Array(index.header.tokens + 1);
     this.exact = new ExactPages(index, this.norms, avgLength, this.fieldCount);
@@ -113,107 +125,155 @@ export class TermColumns {
     this.scoreBonus = bonus;
   }
 
+  private addShared(page: number, position: number): void {
+    const n = this.sharedCount++;
+    if (n === this.sharedPosition.length) {
+      const position = new Int32Array(2 * n);
+      const next = new Int32Array(2 * n);
+      position.set(this.sharedPosition);
+      next.set(this.sharedNext);
+      this.sharedPosition = position;
+      this.sharedNext = next;
+    }
+    this.sharedPosition[n] = position;
+    this.sharedNext[n] = this.sharedFirst[page]!;
+    this.sharedFirst[page] = n;
+  }
+
+  /**
+   * Keeps SLOW only the pages where two matched locations are at one position: elsewhere the
+   * positions flagged shared are shared with words the term does not match, and the sums are exact.
+   * Returns how many remain.
+   */
+  private keepColliding(found: Int32Array, count: number): number {
+    const { mark, sharedFirst, sharedPosition, sharedNext } = this;
+    const positions = this.at;
+    let slow = 0;
+    for (let k = 0; k < count; k++) {
+      const page = found[k]!;
+      if ((mark[page]! & SLOW) === 0) continue;
+      positions.length = 0;
+      for (let n = sharedFirst[page]!; n !== -1; n = sharedNext[n]!) positions.push(sharedPosition[n]!);
+      sharedFirst[page] = -1;
+      positions.sort((a, b) => a - b);
+      let collides = false;
+      for (let i = 1; i < positions.length && !collides; i++) collides = positions[i] === positions[i - 1];
+      if (collides) slow++; else mark[page] = SEEN;
+    }
+    this.sharedCount = 0;
+    return slow;
+  }
+
   hits(term: string, word?: (textWord: string) => boolean): TermHits {
     const t = termWords(this.index, term);
     if (t === undefined || t.words.length === 0) return { count: 0, pages: new Int32Array(0), scores: new Float32Array(0), kept: word ? new Uint8Array(0) : undefined };
     this.nextCall();
-    const { index, mark, found, keptOn, norms, fieldCount, fieldWords, wordWeight, wordBonus, wordMeta, wordStamp, touched } = this;
+    const { index, mark, found, keptOn, norms, fieldCount, fieldWords, wordWeight, wordBonus, wordMeta, wordStamp, touched, sum } = this;
     const records: MatchedRecord[] = [];
     let scores = 0;
     let count = 0;
     let lists = 0;
     let slow = 0;
-    // Each matched word's entries, in Pagefind's order: its weight sum per page, then its term
-    // frequency there (the word's score but for the term's idf, known once every page is).
-    for (const w of t.words) {
-      const at = index.part(w, 0);
-      const v = this.v;
-      v.bytes = index.read(at, index.part(w, 2));
-      v.pos = 0;
-      const { forms, counts, tokens } = readForms(v);
-      const bonus = [diacriticBonus(t.typed, index.words[w]!), ...forms.map((form) => diacriticBonus(t.typed, form))];
-      const lengthFactor = lengthBonus(index.words[w]!, t.stem);
-      const masked = tokens.length <= MASK_TOKENS;
-      records.push({ word: w, bytes: v.bytes, summaryAt: index.part(w, 1) - at, counts, masked, bonus, lengthFactor });
-      // Which of the word's tokens pass the test: a mask of table indices, or a verdict per index.
-      let passing = 0;
-      let passes: Uint8Array | undefined;
-      if (word !== undefined) {
-        if (masked) tokens.forEach((token, i) => { if (this.passes(token, word)) passing |= 1 << i; });
-        else passes = Uint8Array.from(tokens, (token) => (this.passes(token, word) ? 1 : 0));
-      }
-      v.pos = index.part(w, 1) - at;
-      if (++this.stamp === 0x7fffffff) { wordStamp.fill(0); this.stamp = 1; }
-      const stamp = this.stamp;
-      let n = 0;
-      let loc = 0;
-      for (let form = 0; form < counts.length; form++) {
-        const entries = counts[form]!;
-        if (entries > 0) lists++;
-        const formBonus = bonus[form]!;
-        let page = 0;
-        for (let i = 0; i < entries; i++) {
-          page += v.uint();
-          const sums = v.uint();
-          const head = v.uint();
-          if (masked) {
-            if (((head >>> 1) & passing) !== 0) keptOn[page] = 1;
-          } else {
-            for (let k = head >>> 1; k > 0; k--) {
-              const i = v.uint();
-              if (passes !== undefined && passes[i] === 1) keptOn[page] = 1;
+    let pages = new Int32Array(0);
+    let out = new Float32Array(0);
+    let kept: Uint8Array | undefined;
+    try {
+      // Each matched word's entries, in Pagefind's order: its weight sum per page, then its term
+      // frequency there (the word's score but for the term's idf, known once every page is).
+      for (const w of t.words) {
+        const at = index.part(w, 0);
+        const v = this.v;
+        v.bytes = index.read(at, index.part(w, 2));
+        v.pos = 0;
+        const { forms, counts, tokens } = readForms(v);
+        const bonus = [diacriticBonus(t.typed, index.words[w]!), ...forms.map((form) => diacriticBonus(t.typed, form))];
+        const lengthFactor = lengthBonus(index.words[w]!, t.stem);
+        const masked = tokens.length <= MASK_TOKENS;
+        records.push({ word: w, bytes: v.bytes, summaryAt: index.part(w, 1) - at, counts, masked, bonus, lengthFactor });
+        // Which of the word's tokens pass the test: a mask of table indices, or a verdict per index.
+        let passing = 0;
+        let passes: Uint8Array | undefined;
+        if (word !== undefined) {
+          if (masked) tokens.forEach((token, i) => { if (this.passes(token, word)) passing |= 1 << i; });
+          else passes = Uint8Array.from(tokens, (token) => (this.passes(token, word) ? 1 : 0));
+        }
+        v.pos = index.part(w, 1) - at;
+        if (++this.stamp === 0x7fffffff) { wordStamp.fill(0); this.stamp = 1; }
+        const stamp = this.stamp;
+        let n = 0;
+        let loc = 0;
+        for (let form = 0; form < counts.length; form++) {
+          const entries = counts[form]!;
+          if (entries > 0) lists++;
+          const formBonus = bonus[form]!;
+          let page = 0;
+          for (let i = 0; i < entries; i++) {
+            page += v.uint();
+            const sums = v.uint();
+            const head = v.uint();
+            if (masked) {
+              if (((head >>> 1) & passing) !== 0) keptOn[page] = 1;
+            } else {
+              for (let k = head >>> 1; k > 0; k--) {
+                const i = v.uint();
+                if (passes !== undefined && passes[i] === 1) keptOn[page] = 1;
+              }
             }
-          }
-          let meta = 0;
-          if (head & 1) {
-            for (let k = v.uint(); k > 0; k--) {
-              const f = v.uint();
-              if (f < fieldCount) meta |= 1 << f;
+            let meta = 0;
+            if (head & 1) {
+              for (let k = v.uint(); k > 0; k--) {
+                const f = v.uint();
+                if (f < fieldCount) meta |= 1 << f;
+              }
             }
+            loc += v.uint();
+            const m = mark[page]!;
+            if (m === 0) found[count++] = page;
+            if (sums % 2 === 1) {
+              if ((m & SLOW) === 0) slow++;
+              mark[page] = SEEN | SLOW;
+              let position = 0;
+              for (let k = v.uint(); k > 0; k--) this.addShared(page, position += v.uint());
+            } else if (m === 0) mark[page] = SEEN;
+            if (wordStamp[page] !== stamp) {
+              wordStamp[page] = stamp;
+              wordWeight[page] = 0;
+              wordBonus[page] = formBonus;
+              wordMeta[page] = 0;
+              touched[n++] = page;
+            }
+            wordWeight[page] = wordWeight[page]! + (sums - (sums % 2)) / 2;
+            wordMeta[page] = wordMeta[page]! | meta;
           }
-          loc += v.uint();
-          const m = mark[page]!;
-          if (m === 0) found[count++] = page;
-          if (sums % 2 === 1) { if ((m & SLOW) === 0) slow++; mark[page] = SEEN | SLOW; } else if (m === 0) mark[page] = SEEN;
-          if (wordStamp[page] !== stamp) {
-            wordStamp[page] = stamp;
-            wordWeight[page] = 0;
-            wordBonus[page] = formBonus;
-            wordMeta[page] = 0;
-            touched[n++] = page;
-          }
-          wordWeight[page] = wordWeight[page]! + (sums - (sums % 2)) / 2;
-          wordMeta[page] = wordMeta[page]! | meta;
+        }
+        v.endsAt(index.part(w, 2) - at, 'a summary');
+        if (loc !== index.part(w, 3) - index.part(w, 2)) throw new Error('postings: a summary disagrees with its locations');
+        this.growScores(scores + n);
+        const { scorePage, scoreTf, scoreBonus } = this;
+        for (let k = 0; k < n; k++) {
+          const page = touched[k]!;
+          for (let m = wordMeta[page]!, f = 0; m !== 0; m >>>= 1, f++) if (m & 1) fieldWords[page * fieldCount + f] = fieldWords[page * fieldCount + f]! + 1;
+          if (wordWeight[page] === 0) continue;
+          scorePage[scores] = page;
+          scoreTf[scores] = termFrequency(wordWeight[page]!, lengthFactor, norms[page]!, this.avgLength);
+          scoreBonus[scores++] = wordBonus[page]!;
         }
       }
-      v.endsAt(index.part(w, 2) - at, 'a summary');
-      if (loc !== index.part(w, 3) - index.part(w, 2)) throw new Error('postings: a summary disagrees with its locations');
-      this.growScores(scores + n);
-      const { scorePage, scoreTf, scoreBonus } = this;
-      for (let k = 0; k < n; k++) {
-        const page = touched[k]!;
-        for (let m = wordMeta[page]!, f = 0; m !== 0; m >>>= 1, f++) if (m & 1) fieldWords[page * fieldCount + f] = fieldWords[page * fieldCount + f]! + 1;
-        if (wordWeight[page] === 0) continue;
-        scorePage[scores] = page;
-        scoreTf[scores] = termFrequency(wordWeight[page]!, lengthFactor, norms[page]!, this.avgLength);
-        scoreBonus[scores++] = wordBonus[page]!;
-      }
-    }
 
-    // The pages in ascending order: one list is; many pages are found faster by a scan than a sort.
-    let pages: Int32Array;
-    if (lists <= 1) pages = found.slice(0, count);
-    else if (count * 16 > this.pageCount) {
-      pages = new Int32Array(count);
-      for (let p = 0, k = 0; k < count; p++) if (mark[p] !== 0) pages[k++] = p;
-    } else pages = found.slice(0, count).sort();
-    const { slotOf, sum, scorePage, scoreTf, scoreBonus } = this;
-    for (let k = 0; k < count; k++) slotOf[pages[k]!] = k;
+      if (slow > 0) slow = this.keepColliding(found, count);
 
-    const termIdf = idf(this.pageCount, count);
-    const out = new Float32Array(count);
-    const kept = word === undefined ? undefined : new Uint8Array(count);
-    try {
+      // The pages in ascending order: one list is; many pages are found faster by a scan than a sort.
+      if (lists <= 1) pages = found.slice(0, count);
+      else if (count * 16 > this.pageCount) {
+        pages = new Int32Array(count);
+        for (let p = 0, k = 0; k < count; p++) if (mark[p] !== 0) pages[k++] = p;
+      } else pages = found.slice(0, count).sort();
+      const { slotOf, scorePage, scoreTf, scoreBonus } = this;
+      for (let k = 0; k < count; k++) slotOf[pages[k]!] = k;
+
+      const termIdf = idf(this.pageCount, count);
+      out = new Float32Array(count);
+      kept = word === undefined ? undefined : new Uint8Array(count);
       // A page's word scores are summed in the words' order, as Pagefind sums them.
       for (let k = 0; k < scores; k++) {
         const s = slotOf[scorePage[k]!]!;
@@ -232,12 +292,15 @@ export class TermColumns {
         out[s] = Math.fround(sum[s]! + boost);
       }
     } finally {
+      // Every page seen, even when a record turned out corrupt halfway.
       for (let k = 0; k < count; k++) {
-        const page = pages[k]!;
+        const page = found[k]!;
         mark[page] = keptOn[page] = 0;
+        this.sharedFirst[page] = -1;
         sum[k] = 0;
         for (let f = 0; f < fieldCount; f++) fieldWords[page * fieldCount + f] = 0;
       }
+      this.sharedCount = 0;
       this.exact.end();
       if (this.scorePage.length > KEEP_SCORES) { this.scorePage = new Int32Array(0); this.scoreTf = this.scoreBonus = new Float32Array(0); }
     }
@@ -253,7 +316,12 @@ export class TermColumns {
     for (const w of t.words) {
       const summaryAt = index.part(w, 1);
       const locationsAt = index.part(w, 2);
-      const head = readHead(new Varints(index.read(index.part(w, 0), summaryAt)));
+      let head = this.heads.get(w);
+      if (head === undefined) {
+        const bytes = index.read(index.part(w, 0), summaryAt);
+        head = readHead(new Varints(bytes));
+        this.heads.set(w, head, 64 + 4 * bytes.length);
+      }
       const masked = head.tokens.length <= MASK_TOKENS;
       const checkpoints = head.checkpointPage.length;
       for (let list = 0; list < head.counts.length; list++) {
@@ -277,11 +345,12 @@ export class TermColumns {
           const delta = v.uint();
           if (i > 0) p += delta;
           if (p > page) break;
-          v.uint();
+          const sums = v.uint();
           const h = v.uint();
           skipTokens(v, h, masked);
           if (h & 1) for (let k = v.uint(); k > 0; k--) v.uint();
           const bytes = v.uint();
+          if (sums % 2 === 1) skipShared(v);
           if (p === page) {
             const l = new Varints(index.read(locationsAt + loc, locationsAt + loc + bytes));
             let position = 0;
