@@ -2,7 +2,7 @@
  * Writes the postings files (server/search/postings-format.ts) from a Pagefind 1.5.2 bundle, so
  * the server searches them instead of running Pagefind. Its index chunks are read one at a time
  * (each is a range of the sorted words), twice: first to find the positions that more than one
- * location occupies, then to write each word's record as it is read. The build holds the
+ * location occupies and each word's token table, then to write each word's record as it is read. The build holds the
  * vocabulary, the page list and the texts' token ids, never the postings of the whole site.
  *
  * Runs over any bundle on disk: postings-cli.ts converts an existing read model's search folder
@@ -15,6 +15,7 @@ import { CborReader } from './cbor.ts';
 import { readPayload } from './files.ts';
 import { PageEntries } from './page-entries.ts';
 import { SharedPositions } from './shared-positions.ts';
+import { TokenTable } from './token-table.ts';
 import { VarintBuffer, VarintFile } from './varint-buffer.ts';
 import { compareBytes } from '../../server/search/byte-order.ts';
 import { POSTINGS_FILE, POSTINGS_FORMAT, POSTINGS_HEADER_FILE, RECORD_BLOCK, MASK_TOKENS, type PostingsHeader, type PostingsSection } from '../../server/search/postings-format.ts';
@@ -73,22 +74,24 @@ class RecordBuilder {
   private counts: number[] = [];
   /** Checkpoints: page, summary offset, locations offset. */
   private checkpoints: number[] = [];
-  /** Per token id: the entries it is in, then (once the table is made) 1 + its index in the table. */
+  /** The word's token table, and per token id 1 + its index there. */
+  private table: Uint32Array = new Uint32Array(0);
   private tokens = new Map<number, number>();
-  private table: number[] = [];
   private seen: number[] = [];
   private sharedAt: number[] = [];
   private local = new Uint32Array(256);
 
   constructor(private readonly texts: readonly Uint32Array[], private readonly shared: SharedPositions) {}
 
-  start(forms: readonly Buffer[]): void {
+  /** Starts a word's record: its variant forms and its token table (token-table.ts). */
+  start(forms: readonly Buffer[], table: Uint32Array): void {
     this.head.clear();
     this.summary.clear();
     this.locations.clear();
     this.counts.length = this.checkpoints.length = 0;
     this.tokens.clear();
-    this.table.length = 0;
+    this.table = table;
+    table.forEach((token, i) => this.tokens.set(token, i + 1));
     this.head.uint(forms.length);
     for (const form of forms) { this.head.uint(form.length); this.head.bytes(form); }
   }
@@ -97,25 +100,6 @@ class RecordBuilder {
     const tokens = this.texts[page];
     if (tokens === undefined) throw new Error(`postings: page ${page} is not in the index's page list`);
     return tokens;
-  }
-
-  /** Counts the entries each token is in, over the page list at `r` (before any list is appended). */
-  countTokens(r: CborReader, list: PageEntries): void {
-    for (let k = list.start(r); k > 0; k--) {
-      list.next();
-      const tokens = this.pageTokens(list.page);
-      this.seen.length = 0;
-      for (let j = 0; j < list.count; j++) {
-        const token = tokens[list.positions[j]!] ?? 0;
-        if (token !== 0 && !this.seen.includes(token)) { this.seen.push(token); this.tokens.set(token, (this.tokens.get(token) ?? 0) + 1); }
-      }
-    }
-  }
-
-  /** The word's token table, most frequent first: common entries then name theirs in the mask's low bits. */
-  makeTable(): void {
-    this.table = [...this.tokens].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([token]) => token);
-    this.table.forEach((token, i) => this.tokens.set(token, i + 1));
   }
 
   /** Appends the page list at `r`. */
@@ -211,18 +195,25 @@ export async function writePostings(searchDir: string): Promise<{ words: number;
   const texts = await pageTokens(searchDir, meta[1].map(([id]) => id), tokens);
   const fields = meta[5];
 
+  // First pass: the positions more than one location occupies, and each word's token table.
   const shared = new SharedPositions(texts.map((t) => t.length));
   const list = new PageEntries();
+  const counter = new TokenTable();
+  const tables: Uint32Array[] = [];
   forEachWord(bundle, meta[2], (_word, r, parts) => {
     const lists = (): void => {
       for (let k = list.start(r); k > 0; k--) {
         list.next();
+        const tokens = texts[list.page];
+        if (tokens === undefined) throw new Error(`postings: page ${list.page} is not in the index's page list`);
         for (let j = 0; j < list.count; j++) shared.mark(list.page, list.positions[j]!);
+        counter.add(tokens, list.positions, list.count);
       }
     };
     lists();
     const variants = parts >= 3 ? r.array() : 0;
     for (let v = 0; v < variants; v++) { r.array(); r.text(); lists(); }
+    tables.push(counter.take());
   });
 
   const file = path.join(searchDir, POSTINGS_FILE);
@@ -244,12 +235,7 @@ export async function writePostings(searchDir: string): Promise<{ words: number;
       const forms: Buffer[] = [];
       for (let v = 0; v < variantCount; v++) { r.array(); forms.push(Buffer.from(r.text())); r.skip(); }
       const end = r.pos;
-      record.start(forms);
-      r.pos = pagesAt;
-      record.countTokens(r, list);
-      r.pos = variantsAt;
-      for (let v = 0; v < variantCount; v++) { r.array(); r.text(); record.countTokens(r, list); }
-      record.makeTable();
+      record.start(forms, tables[words.length - 1]!);
       r.pos = pagesAt;
       record.list(r, list);
       r.pos = variantsAt;
