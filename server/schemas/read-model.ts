@@ -22,8 +22,10 @@ import { CitySlugSchema } from './cities.ts';
  * 4: the page index is binary (`pages.idx`), without headings: the search sidecar holds their stems.
  * 5: `search/postings.json` and `postings.bin` (server/search/postings-format.ts), which the server
  *    searches instead of Pagefind's bundle.
+ * 6: postings format 2: each word's record in parts (a summary per page apart from the locations,
+ *    checkpoints to reach one page), so a term is scored without decoding its locations.
  */
-export const READ_MODEL_SCHEMA_VERSION = 5;
+export const READ_MODEL_SCHEMA_VERSION = 6;
 
 export const PAGE_KINDS = ['home', 'service', 'city', 'service-city', 'guide', 'info'] as const;
 

@@ -55,13 +55,36 @@ export function idf(totalPages: number, pagesWithTerm: number): number {
 
 /** Pagefind's `calculate_bm25_word_score` times the diacritic bonus. */
 export function wordScore(weightSum: number, bonus: { length: number; diacritic: number }, pageLength: number, avgLength: number, termIdf: number): number {
-  const w = f(f(f(weightSum) / WEIGHT_SCALE) * bonus.length);
+  return wordScoreOf(weightSum, bonus.length, bonus.diacritic, pageLength, avgLength, termIdf);
+}
+
+/** `wordScore` with the bonuses as numbers. */
+export function wordScoreOf(weightSum: number, lengthFactor: number, diacritic: number, pageLength: number, avgLength: number, termIdf: number): number {
+  return wordScoreNormed(weightSum, lengthFactor, diacritic, lengthNorm(pageLength, avgLength), avgLength, termIdf);
+}
+
+/** The page's part of the BM25 denominator: k1·(1 − b + b·len/avg len), a single-precision value. */
+export function lengthNorm(pageLength: number, avgLength: number): number {
+  return f(TERM_SATURATION * f(f(1 - PAGE_LENGTH) + f(PAGE_LENGTH * f(f(pageLength) / avgLength))));
+}
+
+/** `wordScoreOf` given the page's `lengthNorm`, for loops over many pages (the norms computed once per page). */
+export function wordScoreNormed(weightSum: number, lengthFactor: number, diacritic: number, norm: number, avgLength: number, termIdf: number): number {
+  return termScore(termFrequency(weightSum, lengthFactor, norm, avgLength), diacritic, termIdf);
+}
+
+/** The part of a word's score that does not depend on the term's idf (its term frequency). */
+export function termFrequency(weightSum: number, lengthFactor: number, norm: number, avgLength: number): number {
+  const w = f(f(f(weightSum) / WEIGHT_SCALE) * lengthFactor);
   const k1 = TERM_SATURATION;
-  const b = PAGE_LENGTH;
-  const bm25 = f(f(f(k1 + 1) * w) / f(f(k1 * f(f(1 - b) + f(b * f(f(pageLength) / avgLength)))) + w));
+  const bm25 = f(f(f(k1 + 1) * w) / f(norm + w));
   const rawTf = Math.min(f(w / f(avgLength / 5)), f(k1 + 1));
-  const tf = f(f(f(1 - TERM_FREQUENCY) * rawTf) + f(TERM_FREQUENCY * bm25));
-  return f(f(termIdf * tf) * bonus.diacritic);
+  return f(f(f(1 - TERM_FREQUENCY) * rawTf) + f(TERM_FREQUENCY * bm25));
+}
+
+/** A word's score from its term frequency, once the term's idf is known. */
+export function termScore(tf: number, diacritic: number, termIdf: number): number {
+  return f(f(termIdf * tf) * diacritic);
 }
 
 /** The meta boost of one field whose postings hold `words` of the term (one term: coverage m). */

@@ -2,31 +2,18 @@
  * Pagefind's search of one term, answered from the build's postings (postings-index.ts) instead
  * of Pagefind's WebAssembly: the same pages, scores (pagefind-score.ts) and matched positions
  * Pagefind 1.5.2 returns with every index chunk loaded, or only the first positions whose text
- * word the caller keeps (each distinct word tested once per search).
- * As Pagefind does, the term is stemmed (Snowball Spanish), every index word that starts with the
- * stem matches, and when none does, the longest index word the stem starts with.
+ * word the caller keeps (each distinct word tested once per search). The words a term matches
+ * are term-words.ts's.
  *
- * A common term matches most pages of a large site: its entries are chained per page in typed
- * arrays and each page is scored from scratch arrays kept between searches, not from objects.
+ * `searchNow` decodes the matched words' whole records and scores every page from its locations:
+ * the reference the columnar answers (term-hits.ts, `hits` and `positions`) are tested against.
  */
 import { averagePageLength, diacriticBonus, idf, lengthBonus, metaBoost, wordScore } from './pagefind-score.ts';
 import { PostingsIndex, type WordPostings } from './postings-index.ts';
 import { sortUnstable } from './rust-sort.ts';
-import { snowballStem } from './stem-es.ts';
+import { MASK_FIELDS, TermColumns } from './term-hits.ts';
 import type { Keep, RawHit, TermHits, TermSearch } from './term-search.ts';
-
-const MARKS = /\p{M}/gu;
-
-/** The words of the term that match: those extending the stem, else the longest the stem extends. */
-function matchingWords(index: PostingsIndex, stem: string): number[] {
-  const words = index.extensions(stem);
-  if (words.length > 0) return words;
-  for (let n = stem.length - 1; n > 0; n--) {
-    const word = index.find(stem.slice(0, n));
-    if (word >= 0) return [word];
-  }
-  return [];
-}
+import { termWords } from './term-words.ts';
 
 /** One search's matching words: their records and bonuses, and every entry chained by page. */
 interface Matched {
@@ -59,46 +46,45 @@ export class PostingsSearch implements TermSearch {
   private order: number[] = [];
   private readonly byPosition = (a: number, b: number): boolean => this.at[a]! < this.at[b]!;
 
+  private readonly columns: TermColumns;
+  /** Page number by Pagefind page id, for a build whose meta fields the columns cannot hold. */
+  private pageOf: Map<string, number> | undefined;
+
   constructor(private readonly index: PostingsIndex) {
     this.avgLength = averagePageLength(index.wordCounts);
     this.head = new Int32Array(index.header.pages).fill(-1);
     this.tail = new Int32Array(index.header.pages).fill(-1);
+    this.columns = new TermColumns(index, this.avgLength);
   }
 
   get pageIds(): readonly string[] {
     return this.index.ids;
   }
 
-  private byId: Map<string, number> | undefined;
-
   hits(term: string, word?: (textWord: string) => boolean): TermHits {
-    const byId = (this.byId ??= new Map(this.index.ids.map((id, i) => [id, i])));
-    const raw = this.searchNow(term, word === undefined ? undefined : { word, max: 1 })
-      .map((h) => ({ page: byId.get(h.id)!, h })).sort((a, b) => a.page - b.page);
+    if (this.index.header.fields.length <= MASK_FIELDS) return this.columns.hits(term, word);
+    this.pageOf ??= new Map(this.index.ids.map((id, page) => [id, page]));
+    const pageOf = this.pageOf;
+    const hits = this.searchNow(term, word === undefined ? undefined : { word, max: 1 })
+      .map((h) => ({ page: pageOf.get(h.id)!, hit: h }))
+      .sort((a, b) => a.page - b.page);
     return {
-      count: raw.length,
-      pages: Int32Array.from(raw, (r) => r.page),
-      scores: Float32Array.from(raw, (r) => r.h.score),
-      kept: word === undefined ? undefined : Uint8Array.from(raw, (r) => (r.h.kept!.length > 0 ? 1 : 0)),
+      count: hits.length,
+      pages: Int32Array.from(hits, (h) => h.page),
+      scores: Float32Array.from(hits, (h) => h.hit.score),
+      kept: word === undefined ? undefined : Uint8Array.from(hits, (h) => (h.hit.kept!.length > 0 ? 1 : 0)),
     };
   }
 
   positions(term: string, page: number, keep: Keep): number[] {
-    const id = this.index.ids[page];
-    return this.searchNow(term, keep).find((h) => h.id === id)?.kept ?? [];
+    return this.columns.positions(term, page, keep);
   }
 
-  /** Pagefind's answer for `term`, a single word (the engine asks for one word prefix at a time). */
-  search(term: string, keep?: Keep): Promise<RawHit[]> {
-    return Promise.resolve(this.searchNow(term, keep));
-  }
-
+  /** Pagefind's full answer for `term`, a single word: every page's positions (the reference of `hits` and `positions`). */
   searchNow(term: string, keep?: Keep): RawHit[] {
-    const typed = term.toLowerCase().trim();
-    const folded = typed.normalize('NFD').replace(MARKS, '');
-    if (folded === '') return [];
-    const stem = snowballStem(folded);
-    const words = matchingWords(this.index, stem);
+    const t = termWords(this.index, term);
+    if (t === undefined) return [];
+    const { typed, stem, words } = t;
     const records = words.map((w) => this.index.postings(w));
     const total = records.reduce((n, r) => n + r.entries, 0);
     const m: Matched = {

@@ -19,8 +19,8 @@ import path from 'node:path';
 import { retryOnShortage } from '../../server/read-model/file-pressure.ts';
 import type { Keep, RawHit } from '../../server/search/term-search.ts';
 
+/** Pagefind's own answer for one term, as RawHit objects (the reference the postings are checked against). */
 export interface PagefindSearch {
-  /** Pagefind's answer for one search word, as the postings' `searchNow` gives it. */
   search(term: string, keep?: Keep): Promise<RawHit[]>;
   close(): Promise<void>;
   /** The stems Pagefind searches for `term`'s words (its playground's search keywords). */

@@ -18,6 +18,7 @@ import { loadModel, openModel, type ModelConfig } from '../../server/read-model/
 import { buildPath, writePointer } from '../../server/read-model/pointer.ts';
 import { SearchPagesParams } from '../../server/schemas/params.ts';
 import { searchPages } from '../../server/search/index.ts';
+import { POSTINGS_FORMAT } from '../../server/search/postings-format.ts';
 import { basePages, createFixtureSite, SITE_URL, type FixtureSite, type PageSpec } from '../build-scripts/fixture-site.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { createReadModel } from '../helpers/read-model.ts';
@@ -228,7 +229,7 @@ publishing('a build with a broken search index is refused; the server neither cr
     'empty-header': (dir, name) => (name === 'postings.json' ? fs.writeFile(path.join(dir, name), '') : undefined),
     'garbage-postings': (dir, name) => (name === 'postings.bin' ? fs.stat(path.join(dir, name)).then((s) => fs.writeFile(path.join(dir, name), Buffer.alloc(s.size, 7))) : undefined),
     'cut-postings': (dir, name) => (name === 'postings.bin' ? fs.truncate(path.join(dir, name), 100) : undefined),
-    'other-format': (dir, name) => (name === 'postings.json' ? fs.readFile(path.join(dir, name), 'utf8').then((h) => fs.writeFile(path.join(dir, name), h.replace('"format":1', '"format":2'))) : undefined),
+    'other-format': (dir, name) => (name === 'postings.json' ? fs.readFile(path.join(dir, name), 'utf8').then((h) => fs.writeFile(path.join(dir, name), h.replace(`"format":${POSTINGS_FORMAT}`, `"format":${POSTINGS_FORMAT + 1}`))) : undefined),
   };
   try {
     servers = await startServers(1, serverEnv({ SITE_URL: fixture.siteUrl, READ_MODEL_DIR: fixture.dir, DIST_DIR: dist.distDir, LOG_LEVEL: 'info' }));
