@@ -175,7 +175,12 @@ class MatchedPool {
   }
 
   give(m: Matched): void {
-    for (const d of m.written) m.weight[d] = m.fields[d] = m.body[d] = m.shown[d] = m.placed[d] = 0;
+    if (m.written.length * 8 > this.size) {
+      // Most pages written: one fill of each column is cheaper than a write per page.
+      m.weight.fill(0); m.fields.fill(0); m.body.fill(0); m.shown.fill(0); m.placed.fill(0);
+    } else {
+      for (const d of m.written) m.weight[d] = m.fields[d] = m.body[d] = m.shown[d] = m.placed[d] = 0;
+    }
     m.written = new Int32Array(0);
     m.count = 0;
     if (this.free.length < POOLED_TERMS) this.free.push(m);
@@ -368,11 +373,14 @@ export class SearchEngine {
   }
 
   /**
-   * Looks one word up, so broken postings fail at open; then fills the word cache with the warm
-   * terms (WARM_CACHE_WORDS; none on a large site).
+   * Looks one word up, so broken postings fail at open, and inverts the title and heading stems;
+   * then fills the word cache with the warm terms (WARM_CACHE_WORDS; none on a large site).
    */
   warm(): void {
     this.index.hits(this.vocabulary.first() ?? 'a');
+    // The title and heading stems' page lists, so the first search does not make them.
+    this.data.titles.pagesWith(0);
+    this.data.heads.pagesWith(0);
     const started = performance.now();
     for (const term of this.warmTerms) {
       if (this.closed || performance.now() - started > WARM_BUDGET_MS) break;
