@@ -141,7 +141,7 @@ interface WordHits {
 }
 
 /** The hits of each word of each alternative of a term. */
-type TermHits = WordHits[][];
+type TermWordHits = WordHits[][];
 
 /** A term's matches and, per page, which of its alternatives the excerpt shows (+1; 0: none). */
 interface Matched extends TermMatches {
@@ -391,7 +391,7 @@ export class SearchEngine {
   private rank(scope: string, normalized: string, city: CityFilter): Entry {
     const analysis = analyze(normalized, this.lexicon, this.vocabulary);
     const named = namedPages(analysis, this.pages.rank, city);
-    const hitsOf = (t: Term): TermHits => t.alternatives.map((alt) => alt.words.map((w) => this.wordHits(w)));
+    const hitsOf = (t: Term): TermWordHits => t.alternatives.map((alt) => alt.words.map((w) => this.wordHits(w)));
     const topicHits = analysis.terms.map(hitsOf);
     const softHits = analysis.soft.map(hitsOf);
     const candidates = this.candidates(topicHits, named.keys());
@@ -416,7 +416,7 @@ export class SearchEngine {
   }
 
   /** The pages worth ranking, ascending: those a word of a topic term has in its title, headings or description, and `named`. */
-  private candidates(terms: readonly TermHits[], named: Iterable<number>): Int32Array {
+  private candidates(terms: readonly TermWordHits[], named: Iterable<number>): Int32Array {
     this.marks.next();
     const out: number[] = [];
     for (const d of named) if (this.marks.mark(d)) out.push(d);
@@ -425,7 +425,7 @@ export class SearchEngine {
   }
 
   /** Pages of the site holding every word of some alternative (a term's count, for its weight). */
-  private count(alts: TermHits): number {
+  private count(alts: TermWordHits): number {
     if (alts.length === 1 && alts[0]!.length === 1) return alts[0]![0]!.count;
     this.marks.next();
     let n = 0;
@@ -452,7 +452,7 @@ export class SearchEngine {
    * times where it matched: a synonym in the title beats the word typed in the body), and shows in
    * its excerpt the places of an alternative matched in its text.
    */
-  private termMatches(term: Term, alts: TermHits, candidates: Int32Array): Matched {
+  private termMatches(term: Term, alts: TermWordHits, candidates: Int32Array): Matched {
     const out = this.matched.take();
     out.written = candidates;
     const key = term.alternatives.map((alt) => alt.words.map(familyKey).join('+')).join('|');
