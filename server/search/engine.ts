@@ -40,8 +40,7 @@ import { analyze, normalizeQuery, type Term } from './analyze.ts';
 import { BloomFilter } from './bloom.ts';
 import { Lexicon } from './lexicon.ts';
 import type { PageStems } from './page-stems.ts';
-import { HEADING, namedPages, rank, TITLE, type RankDocs, type TermMatches } from './rank.ts';
-import { fieldFactor } from './weights.ts';
+import { fieldsFactor, HEADING, namedPages, rank, TITLE, type RankDocs, type TermMatches } from './rank.ts';
 import { ENGLISH_WORDS_FILE, LEXICON_FILE, readSidecar, SPANISH_WORDS_FILE, TEXTS_FILE } from './sidecar.ts';
 import { stem } from './stem-es.ts';
 import { TextPack } from './text-pack.ts';
@@ -153,6 +152,11 @@ interface Matched extends TermMatches {
   written: Int32Array;
 }
 
+/** How one query word is looked up (`SearchEngine.lookup`). */
+interface Lookup { prefix: string; family: ReadonlySet<string>; keep: Keep }
+
+/** Query words whose lookup is kept. */
+const LOOKUPS = 4096;
 /** Term page counts kept (a number each). */
 const TERM_COUNTS = 4096;
 /** Term columns kept for the next query: most queries have fewer terms (soft ones included). */
@@ -271,7 +275,6 @@ const hitsWeight = (hits: WordHits) => weigh(ENTRY_BYTES + 9 * hits.count + 4 * 
 
 const entryWeight = (e: Entry) => weigh(ENTRY_BYTES + e.docs.byteLength + e.shown.byteLength, CACHE_BYTES, CACHE_ENTRIES);
 
-const fieldsFactor = (fields: number, body: number) => fieldFactor((fields & TITLE) !== 0, (fields & HEADING) !== 0, body);
 
 /** The pages a ranking may return and how the postings number them. */
 interface Pages {
@@ -291,6 +294,7 @@ export class SearchEngine {
   private readonly stems = new StemMemo();
   /** Pages each term (its alternatives' word families) matches on the site: the same terms recur in many queries. */
   private readonly termCounts = new Map<string, number>();
+  private readonly lookups = new Map<string, Lookup>();
   private readonly matched: MatchedPool;
   private readonly marks: Marks;
   /** By page number, a word's answer while it is being checked; all zero between uses. */
@@ -400,8 +404,8 @@ export class SearchEngine {
     try {
       analysis.terms.forEach((t, k) => terms.push(this.termMatches(t, topicHits[k]!, candidates)));
       analysis.soft.forEach((t, k) => soft.push(this.termMatches(t, softHits[k]!, candidates)));
-      const ranking = rank({ analysis, terms, soft, docs: this.pages.rank, pages: this.pages.size, city, named, candidates });
-      const docs = ranking.docs.length > MAX_OFFSET ? ranking.docs.slice(0, MAX_OFFSET) : ranking.docs;
+      const ranked = rank({ analysis, terms, soft, docs: this.pages.rank, pages: this.pages.size, city, named, candidates });
+      const docs = ranked.length > MAX_OFFSET ? ranked.slice(0, MAX_OFFSET) : ranked;
       // What each ranked page's excerpt shows: per matched term, its alternative's words.
       const all = [...terms, ...soft];
       const shown = new Uint8Array(docs.length * all.length);
@@ -500,14 +504,23 @@ export class SearchEngine {
     return out;
   }
 
-  /** The search of one query word: the prefix its family is looked up by, and its test of text words. */
-  private lookup(term: string): { prefix: string; family: ReadonlySet<string>; keep: Keep } {
-    const family = familyStems(term);
-    return {
-      prefix: commonPrefix(this.vocabulary.family(term)),
-      family,
-      keep: { word: (word: string) => anyIn(this.stems.of(word), family), max: MAX_POSITIONS },
-    };
+  /**
+   * The search of one query word: the prefix its family is looked up by, and its test of text
+   * words; memoized, as a response's excerpts ask again for the words its ranking looked up.
+   */
+  private lookup(term: string): Lookup {
+    let known = this.lookups.get(term);
+    if (known === undefined) {
+      const family = familyStems(term);
+      known = {
+        prefix: commonPrefix(this.vocabulary.family(term)),
+        family,
+        keep: { word: (word: string) => anyIn(this.stems.of(word), family), max: MAX_POSITIONS },
+      };
+      if (this.lookups.size >= LOOKUPS) this.lookups.clear();
+      this.lookups.set(term, known);
+    }
+    return known;
   }
 
   /**

@@ -38,12 +38,6 @@ function lengthOf(page: Words, i: number): number {
   return (i + 1 < page.starts.length ? page.starts[i + 1]! - 1 : page.text.length) - page.starts[i]!;
 }
 
-/** Word `i` of the page. */
-export function wordAt(page: Words, i: number): string | undefined {
-  if (i < 0 || i >= page.starts.length) return undefined;
-  return page.text.slice(page.starts[i]!, page.starts[i]! + lengthOf(page, i));
-}
-
 /** Characters of words `from..to` joined by spaces. */
 function span(page: Words, from: number, to: number): number {
   return page.starts[to]! + lengthOf(page, to) - page.starts[from]!;

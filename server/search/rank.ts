@@ -75,17 +75,10 @@ export interface RankInput {
   candidates: Int32Array;
 }
 
-/** The answer: page numbers, best first, with their tier and score (see above). */
-export interface Ranking {
-  readonly docs: Int32Array;
-  readonly tier: Uint8Array;
-  readonly score: Float64Array;
-}
+/** weights.ts `fieldFactor` of a match given as TITLE and HEADING bits and its body score. */
+export const fieldsFactor = (fields: number, body: number) => fieldFactor((fields & TITLE) !== 0, (fields & HEADING) !== 0, body);
 
-const factor = (m: TermMatches, d: number) => {
-  const f = m.fields[d]!;
-  return fieldFactor((f & TITLE) !== 0, (f & HEADING) !== 0, m.body[d]!);
-};
+const factor = (m: TermMatches, d: number) => fieldsFactor(m.fields[d]!, m.body[d]!);
 
 /** The cities a query asks for: `city`, else those it names (none: every city). */
 export function wantedCities(analysis: Analysis, city: CityFilter): readonly string[] {
@@ -129,32 +122,27 @@ export function namedPages(analysis: Analysis, docs: RankDocs, city: CityFilter)
 const URL_BITS = 2 ** 20;
 const SCORE_LIMIT = 2 ** 30;
 
-/** Sorts pages by tier (high first), score in thousandths (high first), then URL order. */
-function order(docs: RankDocs, pages: Int32Array, tier: Uint8Array, score: Int32Array): Ranking {
+/** Pages sorted by tier (high first), score in thousandths (high first), then URL order. */
+function order(docs: RankDocs, pages: Int32Array, tier: Uint8Array, score: Int32Array): Int32Array {
   const n = pages.length;
-  const out: Ranking = { docs: new Int32Array(n), tier: new Uint8Array(n), score: new Float64Array(n) };
+  const out = new Int32Array(n);
   let packable = docs.byUrl.length <= URL_BITS;
   for (let i = 0; i < n && packable; i++) packable = score[i]! < SCORE_LIMIT;
   if (packable) {
     const keys = new Float64Array(n);
     for (let i = 0; i < n; i++) keys[i] = ((3 - tier[i]!) * SCORE_LIMIT + (SCORE_LIMIT - 1 - score[i]!)) * URL_BITS + docs.urlRank[pages[i]!]!;
     keys.sort();
-    for (let i = 0; i < n; i++) {
-      const key = keys[i]!;
-      const high = Math.floor(key / URL_BITS);
-      out.docs[i] = docs.byUrl[key - high * URL_BITS]!;
-      out.tier[i] = 3 - Math.floor(high / SCORE_LIMIT);
-      out.score[i] = (SCORE_LIMIT - 1 - (high % SCORE_LIMIT)) / 1000;
-    }
+    for (let i = 0; i < n; i++) out[i] = docs.byUrl[keys[i]! % URL_BITS]!;
   } else {
     const idx = Array.from({ length: n }, (_, i) => i);
     idx.sort((a, b) => tier[b]! - tier[a]! || score[b]! - score[a]! || docs.urlRank[pages[a]!]! - docs.urlRank[pages[b]!]!);
-    idx.forEach((k, i) => { out.docs[i] = pages[k]!; out.tier[i] = tier[k]!; out.score[i] = score[k]! / 1000; });
+    idx.forEach((k, i) => { out[i] = pages[k]!; });
   }
   return out;
 }
 
-export function rank({ analysis, terms, soft, docs, pages, city, named, candidates }: RankInput): Ranking {
+/** The pages that answer, best first (by page number; the order above). */
+export function rank({ analysis, terms, soft, docs, pages, city, named, candidates }: RankInput): Int32Array {
   const wanted = wantedCities(analysis, city);
   const weights = terms.map((m) => idf(m.count, pages));
   const softWeights = soft.map((m) => idf(m.count, pages));

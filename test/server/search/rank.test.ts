@@ -43,7 +43,7 @@ function run(a: Analysis, terms: Array<Array<[string, Hit]>>, city: CityFilter =
   // Every page a term matched is a candidate: rank itself keeps the answers.
   const candidates = Int32Array.from(new Set(terms.flat().map(([p]) => at(p))));
   const named = namedPages(a, docs, city);
-  return [...rank({ analysis: a, terms: terms.map(matches), soft: [], docs, pages: PATHS.length, city, named, candidates }).docs].map((d) => PATHS[d]![0]);
+  return [...rank({ analysis: a, terms: terms.map(matches), soft: [], docs, pages: PATHS.length, city, named, candidates })].map((d) => PATHS[d]![0]);
 }
 
 test('a title match outranks a heading match, which outranks a body match', () => {

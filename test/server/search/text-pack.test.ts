@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { writeSidecarFiles } from '../../../build-scripts/pagefind/sidecar-files.ts';
-import { splitWords, wordAt } from '../../../server/search/excerpt.ts';
+import { splitWords } from '../../../server/search/excerpt.ts';
 import { readIndexedPages, readSidecar, SIDECAR_FILE, TEXTS_FILE } from '../../../server/search/sidecar.ts';
 import { TextPack } from '../../../server/search/text-pack.ts';
 
@@ -75,21 +75,6 @@ test('a text evicted from the cache is read back identically', () => {
     assert.ok(pack.cachedBytes <= bound);
   } finally {
     pack.close();
-  }
-});
-
-test('words at positions read from the file equal the split text\'s, out of range included', () => {
-  for (const cache of [1, 1 << 20]) {
-    const pack = new TextPack(path.join(dir, TEXTS_FILE), offsets, cache);
-    try {
-      TEXTS.forEach((text, i) => {
-        const split = splitWords(text);
-        const positions = [-1, 0, 1, 2, 3, 5, 4, split.starts.length - 1, split.starts.length, split.starts.length + 7, 2999, 5999, 6000];
-        assert.equal(pack.wordsAt(i, positions), positions.map((p) => wordAt(split, p)), `text ${i}, cache ${cache}`);
-      });
-    } finally {
-      pack.close();
-    }
   }
 });
 
