@@ -21,6 +21,7 @@ import { errorBody } from './error-response.ts';
 import { sendJson } from './json.ts';
 import { closeLingering } from './lingering-close.ts';
 import type { HostPolicy } from '../net/host.ts';
+import { memoize } from '../memo.ts';
 
 /** The codes these answers carry. */
 export const CLIENT_ERROR_CODES = [
@@ -70,7 +71,11 @@ const ABSOLUTE_FORM = /^https?:\/\//i;
 /** How many Host lines the request carries (Node keeps only the first in `headers`). */
 function hostLines(raw: readonly string[]): number {
   let n = 0;
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === 'host') n++;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    // The usual spellings are compared as they are: lower-casing makes a string per header.
+    if (name.length === 4 && (name === 'Host' || name === 'host' || name.toLowerCase() === 'host')) n++;
+  }
   return n;
 }
 
@@ -84,16 +89,18 @@ function hostLines(raw: readonly string[]): number {
 export function createHostCheck(policy: HostPolicy): (req: http.IncomingMessage, res: http.ServerResponse) => boolean {
   const misdirected = new ApiError(421, PROTOCOL_CODES.misdirected, 'Este servidor no atiende a ese nombre de host.',
     `Use la dirección del sitio, ${policy.siteUrl}.`);
-  // Clients send the same few values: the verdict of each is kept (bounded).
-  const verdicts = new Map<string, ApiError | null>();
+  // Clients send the same few values: the verdict of each is kept (bounded), and the last one
+  // is compared first (a comparison of a few characters; a map lookup hashes the value).
+  const verdicts = memoize((host: string): ApiError | null =>
+    host === '' || !HOST_VALUE.test(host) ? BAD_HOST : policy.allowsHost(host) ? null : misdirected, 256);
+  let lastHost: string | undefined;
+  let lastVerdict: ApiError | null = null;
   const verdict = (host: string): ApiError | null => {
-    let v = verdicts.get(host);
-    if (v === undefined) {
-      v = host === '' || !HOST_VALUE.test(host) ? BAD_HOST : policy.allowsHost(host) ? null : misdirected;
-      if (verdicts.size >= 256) verdicts.clear();
-      verdicts.set(host, v);
+    if (host !== lastHost) {
+      lastVerdict = verdicts(host);
+      lastHost = host;
     }
-    return v;
+    return lastVerdict;
   };
   return (req, res) => {
     let host = req.headers.host;

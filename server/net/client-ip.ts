@@ -10,6 +10,7 @@
 import type { IncomingMessage } from 'node:http';
 import net from 'node:net';
 import { normalizeIp, parseTrustList } from './ip.ts';
+import { memoize } from '../memo.ts';
 
 export type ClientIpResolver = (req: IncomingMessage) => string;
 
@@ -28,7 +29,12 @@ function stripPort(entry: string): string {
 }
 
 export function createClientIpResolver(trustProxy: readonly string[]): ClientIpResolver {
-  const peerOf = (req: IncomingMessage) => normalizeIp(req.socket.remoteAddress) ?? UNKNOWN;
+  // A connection's address is one string for all its requests, so its form is looked up, not redone.
+  const normalized = memoize((raw) => normalizeIp(raw) ?? UNKNOWN, 4096);
+  const peerOf = (req: IncomingMessage) => {
+    const raw = req.socket.remoteAddress;
+    return raw === undefined ? UNKNOWN : normalized(raw);
+  };
   if (trustProxy.length === 0) return peerOf;
 
   const trusted = parseTrustList(trustProxy);

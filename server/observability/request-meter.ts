@@ -9,6 +9,7 @@
  * field increments (BENCHMARKS.md measures it against the bare node:http baseline).
  */
 import type http from 'node:http';
+import { performance } from 'node:perf_hooks';
 import { Counter, type Metric, type Registry } from 'prom-client';
 import { DISCOVERY_PATHS } from '../discovery/links.ts';
 import type { Operation } from '../operations/operation.ts';
@@ -16,6 +17,10 @@ import {
   API_BASE, AUTHORIZE_PATH, HEALTH_PATH, IDENTITY_PATH, INTROSPECT_PATH, MCP_PATH, READY_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH,
 } from '../paths.ts';
 import { LabelledResponse } from './operation-label.ts';
+import { memoize } from '../memo.ts';
+
+/** Request targets remembered with their cell (URLs of the site's pages come and go through it). */
+const TARGETS = 1024;
 
 /** MCP methods counted by name; tool calls are counted by tool. */
 const MCP_METHODS = [
@@ -99,28 +104,22 @@ export function createRequestMeter(options: RequestMeterOptions): typeof http.Se
     return restOps.get(path.slice(API_BASE.length + 1, end)) ?? 'unknown';
   };
 
-  const record = (res: LabelledResponse<http.IncomingMessage>) => {
-    const seconds = (performance.now() - res.startedAt) / 1000;
-    const url = res.req.url ?? '/';
+  /** A request target's cell, or null for MCP's endpoint, whose operation is in the body. */
+  const cellOfTarget = memoize((url: string): Cell | null => {
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
-    let transport: string;
-    let operation: string;
-    let cell: Cell;
     if (path.startsWith(API_BASE)) {
-      transport = 'rest';
-      operation = restOperation(path);
-      cell = restCells.get(operation) ?? cellOf(transport, operation);
-    } else {
-      if (path === MCP_PATH) {
-        transport = 'mcp';
-        operation = res.operation === null ? 'none' : mcpOps.has(res.operation) ? res.operation : 'other';
-      } else {
-        transport = 'web';
-        operation = webPaths.get(path) ?? (path.startsWith('/.well-known/') ? 'discovery' : 'site');
-      }
-      cell = cellOf(transport, operation);
+      const operation = restOperation(path);
+      return restCells.get(operation) ?? cellOf('rest', operation);
     }
+    if (path === MCP_PATH) return null;
+    return cellOf('web', webPaths.get(path) ?? (path.startsWith('/.well-known/') ? 'discovery' : 'site'));
+  }, TARGETS);
+
+  const record = (res: LabelledResponse<http.IncomingMessage>) => {
+    const seconds = (performance.now() - res.startedAt) / 1000;
+    let cell = cellOfTarget(res.req.url ?? '/');
+    if (cell === null) cell = cellOf('mcp', res.operation === null ? 'none' : mcpOps.has(res.operation) ? res.operation : 'other');
     const status = res.statusCode;
     let i = 0;
     while (i < BUCKETS.length && seconds > BUCKETS[i]!) i++;
@@ -130,10 +129,13 @@ export function createRequestMeter(options: RequestMeterOptions): typeof http.Se
     let n = cell.byStatus.get(status);
     if (n === undefined) cell.byStatus.set(status, n = { count: 0, exported: 0 });
     n.count++;
-    answered?.(transport, operation, status);
+    answered?.(cell.labels.transport, cell.labels.operation, status);
   };
 
   return class MeteredResponse<Req extends http.IncomingMessage = http.IncomingMessage> extends LabelledResponse<Req> {
+    // A constructor of its own: the implicit one spreads its arguments.
+    constructor(req: Req, options?: object) { super(req, options); }
+
     // Not `...args`: a rest array per response is measurable on the hot path.
     override end(a?: any, b?: any, c?: any): this {
       if (!this.writableEnded) record(this);

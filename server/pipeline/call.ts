@@ -21,7 +21,7 @@ export interface Call {
   /** The window the call was counted in (set by the count step). */
   quota: QuotaState | null;
   /** The validated input (set by the input step). */
-  input: Record<string, unknown> | null;
+  input: Readonly<Record<string, unknown>> | null;
   /** Set by the run step, which hands the call to the operation as its context. */
   model: LoadedModel | null;
   resolvePage: PageResolver | null;

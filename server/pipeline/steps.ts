@@ -24,6 +24,8 @@ import type { PageResolver } from '../read-model/url.ts';
 import type { ModelHolder } from '../read-model/types.ts';
 import { StoreUnavailableError } from '../stores/errors.ts';
 import { validateParams } from './params.ts';
+import { memoize } from '../memo.ts';
+import { cacheInputs } from './input-cache.ts';
 import type { Call, Outcome } from './call.ts';
 
 export type Step = (call: Call) => Outcome | undefined | Promise<Outcome | undefined>;
@@ -38,12 +40,17 @@ export interface StepDeps {
   resolvePage: PageResolver;
 }
 
+/** Subjects kept per address and client: a hot read builds no key string of its own. */
+const SUBJECTS = 4096;
+
 export function createSteps(deps: StepDeps) {
+  const anonymous = memoize(anonymousSubject, SUBJECTS);
+  const identified = memoize(identifiedSubject, SUBJECTS);
   const count: Step = (call) => {
     const { credential, op } = call;
     const subject = op !== null && credential.kind === 'token' && identifies(op, credential)
-      ? identifiedSubject(credential.token.client_id)
-      : anonymousSubject(deps.clientIp(call.req));
+      ? identified(credential.token.client_id)
+      : anonymous(deps.clientIp(call.req));
     const counted = deps.quota.count(subject, call.headers);
     if (counted instanceof Promise) return counted.then((quota) => { call.quota = quota; return undefined; });
     call.quota = counted;
@@ -70,9 +77,10 @@ export function createSteps(deps: StepDeps) {
     return undefined;
   };
 
+  // A wire format that passes its parameters as one string (REST's query) has its inputs cached.
+  const inputOf = cacheInputs((op, raw) => validateParams(op.input, deps.collect(op, raw)));
   const input: Step = (call) => {
-    const op = call.op!;
-    call.input = validateParams(op.input, deps.collect(op, call.raw));
+    call.input = inputOf(call.op!, call.raw);
     return undefined;
   };
 

@@ -27,6 +27,8 @@ export interface QuotaSubject {
   policy: QuotaPolicy;
   /** Client IP for `anonimo`, client_id for `identificado`. */
   id: string;
+  /** Store key of its window: `rl:<policy>:<id>` (the store adds its prefix and hash tag). */
+  key: string;
 }
 
 export interface QuotaStep {
@@ -41,11 +43,9 @@ export interface QuotaStep {
   refusal(q: QuotaState): ApiError | null;
 }
 
-export const anonymousSubject = (ip: string): QuotaSubject => ({ policy: 'anonimo', id: ipQuotaKey(ip) });
-export const identifiedSubject = (clientId: string): QuotaSubject => ({ policy: 'identificado', id: clientId });
-
-/** Store key of a subject's window: `rl:<policy>:<id>` (the store adds its prefix and hash tag). */
-export const quotaKey = (s: QuotaSubject) => 'rl:' + s.policy + ':' + s.id;
+const subjectOf = (policy: QuotaPolicy, id: string): QuotaSubject => ({ policy, id, key: 'rl:' + policy + ':' + id });
+export const anonymousSubject = (ip: string): QuotaSubject => subjectOf('anonimo', ipQuotaKey(ip));
+export const identifiedSubject = (clientId: string): QuotaSubject => subjectOf('identificado', clientId);
 
 const wait = (seconds: number) => (seconds === 1 ? '1 segundo' : `${seconds} segundos`);
 const per = (windowSeconds: number) => (windowSeconds === 60 ? 'por minuto' : `cada ${windowSeconds} segundos`);
@@ -92,7 +92,7 @@ export function createQuotaStep(deps: QuotaStepDeps): QuotaStep {
   };
 
   return {
-    count: (subject, headers) => chain(counter.hit(quotaKey(subject), windowSeconds), ({ count, resetSeconds }) => {
+    count: (subject, headers) => chain(counter.hit(subject.key, windowSeconds), ({ count, resetSeconds }) => {
       const { limit, policyValue } = limits[subject.policy];
       const q: QuotaState = { policy: subject.policy, limit, windowSeconds, used: count, resetSeconds };
       pushRateLimitHeaders(headers, q, policyValue);

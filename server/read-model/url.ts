@@ -83,11 +83,12 @@ export function createPageResolver(siteUrl: string): PageResolver {
   };
 
   const siteRoot = site.origin + sitePath;
+  const siteRootSlash = siteRoot + '/';
 
   return (model, input) => {
     // Fast path: an input already in canonical form (what search_pages returns) is an exact key.
     // Safe by construction: the maps hold only canonical paths and slugs of published pages.
-    const exact = input.startsWith(siteRoot + '/') ? model.byPath.get(input.slice(siteRoot.length))
+    const exact = input.startsWith(siteRootSlash) ? model.byPath.get(input.slice(siteRoot.length))
       : model.byPath.get(input) ?? model.bySlug.get(input);
     if (exact) return exact;
 

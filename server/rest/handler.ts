@@ -27,8 +27,13 @@ import { API_BASE } from '../paths.ts';
 import { CACHE_PRIVATE, CACHE_PUBLIC } from '../http/cache-policy.ts';
 import { createCollector } from './collect.ts';
 import { parseQuery } from './query.ts';
+import { memoize } from '../memo.ts';
 
 const VARY = 'Authorization, Accept-Encoding';
+/** Request targets remembered with their operation and query string. */
+const TARGETS = 1024;
+
+interface Target { op: Operation | undefined; search: string }
 
 /**
  * The API as a plain Node request handler. It reads `req.url` itself (path and query), so it
@@ -54,16 +59,18 @@ export function createApiHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     const end = path.endsWith('/') ? path.length - 1 : path.length;
     return operations.get(path.slice(API_BASE.length + 1, end));
   };
+  /** A request target → its operation and query string, remembered: clients repeat their calls. */
+  const targetOf = memoize((url: string): Target => {
+    const q = url.indexOf('?');
+    return { op: operationOf(q === -1 ? url : url.slice(0, q)), search: q === -1 ? '' : url.slice(q + 1) };
+  }, TARGETS);
 
   const handle = (req: IncomingMessage, res: ServerResponse, headers: HeaderList): void | Promise<void> => {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const op = operationOf(q === -1 ? url : url.slice(0, q));
+    const { op, search } = targetOf(req.url ?? '/');
     if (op === undefined) throw noSuchOperation;
     const method = req.method;
     if (method === 'OPTIONS') return answerPreflight(res, headers);
     if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(API_METHODS);
-    const search = q === -1 ? '' : url.slice(q + 1);
     return chain(readCredential(req, deps.tokens, challenges), (credential: Credential) => {
       const call = newCall(op, req, credential, search, headers);
       const outcome = pipeline.call(call);

@@ -20,7 +20,7 @@ import { sendError } from '../http/error-response.ts';
 import { sendJson } from '../http/json.ts';
 import { answerPreflight, writeCors } from '../http/cors.ts';
 import { bearerChallenges, readCredential } from '../auth/bearer.ts';
-import { identifiedSubject, quotaKey } from '../quota/ratelimit.ts';
+import { identifiedSubject } from '../quota/ratelimit.ts';
 import type { Quota } from '../schemas/resources.ts';
 import { quotaResource } from '../operations/get-quota.ts';
 import { createPipeline, newCall } from '../pipeline/index.ts';
@@ -58,7 +58,7 @@ export const identityRoute: Route = (app, deps) => {
     const token = credential.token;
 
     const [window, rawClient] = await Promise.all([
-      deps.store.peek(quotaKey(identifiedSubject(token.client_id)), windowSeconds),
+      deps.store.peek(identifiedSubject(token.client_id).key, windowSeconds),
       deps.store.get(clientKey(token.client_id)),
     ]);
     const body: IdentityResponse = {

@@ -3,18 +3,27 @@
  * one (a bound on entries); the read model's hot set weighs each by its bytes, since a long
  * page's representations are a hundred times a short one's. A Map's insertion order is the
  * recency order; an entry heavier than the whole bound is not kept.
+ *
+ * A hit moves its entry to the newest end only when more than a quarter of the entries were
+ * moved or added after it: the hot entries of a busy map then cost one lookup per hit, not a
+ * delete and a re-insert, and no entry in the newest quarter is ever the next one evicted.
  */
 export class Lru<K, V> {
-  private readonly map = new Map<K, { value: V; weight: number }>();
+  private readonly map = new Map<K, { value: V; weight: number; stamp: number }>();
   private held = 0;
+  /** Counts moves to the newest end; an entry's stamp is the count when it got there. */
+  private clock = 0;
 
   constructor(private readonly max: number) {}
 
   get(key: K): V | undefined {
     const entry = this.map.get(key);
     if (entry === undefined) return undefined;
-    this.map.delete(key);
-    this.map.set(key, entry);
+    if (this.clock - entry.stamp > this.map.size >> 2) {
+      this.map.delete(key);
+      entry.stamp = ++this.clock;
+      this.map.set(key, entry);
+    }
     return entry.value;
   }
 
@@ -22,7 +31,7 @@ export class Lru<K, V> {
     const old = this.map.get(key);
     if (old !== undefined) { this.map.delete(key); this.held -= old.weight; }
     if (weight > this.max) return;
-    this.map.set(key, { value, weight });
+    this.map.set(key, { value, weight, stamp: ++this.clock });
     this.held += weight;
     for (const [k, e] of this.map) {
       if (this.held <= this.max) break;

@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { clientKey } from '../../../../server/auth/clients.ts';
 import { sha256 } from '../../../../server/auth/secrets.ts';
 import { tokenKey } from '../../../../server/auth/tokens.ts';
-import { identifiedSubject, quotaKey } from '../../../../server/quota/ratelimit.ts';
+import { identifiedSubject } from '../../../../server/quota/ratelimit.ts';
 import { basic } from '../../../helpers/http.ts';
 import type { TestServer } from '../../../helpers/server.ts';
 import {
@@ -421,7 +421,7 @@ export function oauthSuite(name: string, makeStore: StoreFactory, options: Suite
   test('§3 /agent/identity: client_id, scope, expiry and the quota, read without counting', () => withServer(async (s) => {
     const c = await register(s.origin, { client_name: 'Agente Ñ' });
     const t = await getToken(s.origin, c, { scope: 'content:read' });
-    const key = quotaKey(identifiedSubject(c.client_id));
+    const key = identifiedSubject(c.client_id).key;
     await s.store.hit(key, 60);
     await s.store.hit(key, 60);
     for (let i = 0; i < 2; i++) {
