@@ -22,6 +22,12 @@ export interface LoadRequest {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /**
+   * Request targets to take in turn instead of `path`, each once (the cold reads of the large
+   * section: pages never asked for before); the run ends early when they are used up. Meant for
+   * one connection.
+   */
+  paths?: readonly string[];
 }
 
 export interface LoadOptions {
@@ -79,9 +85,28 @@ async function loadWrk(origin: string, request: LoadRequest, opts: LoadOptions):
   const args = ['-t1', `-c${opts.connections}`, `-d${Math.max(1, Math.round(opts.seconds))}s`, '--latency', '--timeout', '10s'];
   for (const [name, value] of Object.entries(request.headers)) args.push('-H', `${name}: ${value}`);
   let script: string | undefined;
-  if (request.method !== 'GET' || request.body !== undefined) {
-    script = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-wrk-')), 'request.lua');
-    await fs.writeFile(script, `wrk.method = ${luaString(request.method)}\nwrk.body = ${luaString(request.body ?? '')}\n`);
+  if (request.method !== 'GET' || request.body !== undefined || request.paths) {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-wrk-'));
+    script = path.join(dir, 'request.lua');
+    let lua = `wrk.method = ${luaString(request.method)}\nwrk.body = ${luaString(request.body ?? '')}\n`;
+    if (request.paths) {
+      const list = path.join(dir, 'paths.txt');
+      await fs.writeFile(list, request.paths.join('\n') + '\n');
+      lua += [
+        'local paths = {}',
+        `for line in io.lines(${luaString(list)}) do paths[#paths + 1] = line end`,
+        'local i = 0',
+        'request = function()',
+        '  if i < #paths then i = i + 1 end',
+        '  return wrk.format(nil, paths[i])',
+        'end',
+        'response = function()',
+        '  if i >= #paths then wrk.thread:stop() end',
+        'end',
+        '',
+      ].join('\n');
+    }
+    await fs.writeFile(script, lua);
     args.push('-s', script);
   }
   args.push(origin + request.path);
@@ -114,6 +139,7 @@ async function loadAutocannon(origin: string, request: LoadRequest, opts: LoadOp
     method: request.method,
     headers: request.headers,
     ...(request.body === undefined ? {} : { body: request.body }),
+    ...(request.paths ? { requests: request.paths.map((p) => ({ path: p })), amount: request.paths.length } : {}),
     connections: opts.connections,
     duration: opts.seconds,
     timeout: 10,
