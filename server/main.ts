@@ -94,9 +94,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     && (url.length === API_BASE.length || url[API_BASE.length] === '/' || url[API_BASE.length] === '?');
   const refusedForHost = createHostCheck(createHostPolicy(config));
   const probes = createProbes({ ...state, log });
-  const Base = metrics ? metrics.Response : http.ServerResponse;
   /** While draining, every answer (those in flight at the signal included) says `Connection: close`. */
-  class Response<Req extends http.IncomingMessage = http.IncomingMessage> extends (Base as typeof http.ServerResponse)<Req> {
+  class DrainingResponse<Req extends http.IncomingMessage = http.IncomingMessage> extends http.ServerResponse<Req> {
     // A constructor of its own: the implicit one spreads its arguments.
     constructor(req: Req, options?: object) {
       // @ts-expect-error Node passes its response options (highWaterMark…) as a second argument.
@@ -109,6 +108,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       return (super.writeHead as (...x: unknown[]) => this)(a, b, c);
     }
   }
+  const Response = metrics ? metrics.meter(DrainingResponse) : DrainingResponse;
   const server = http.createServer({ connectionsCheckingInterval: TIMEOUTS.checkMs, requireHostHeader: false, ServerResponse: Response }, (req, res) => {
     if (probes(req, res) || refusedForHost(req, res)) return;
     if (isApi(req.url ?? '/')) { api(req, res); return; }

@@ -8,7 +8,6 @@
  * (request-meter.ts); states (read model, Redis connection, circuit breaker, per-process quota
  * fallback) are read when scraped, from what readiness reads too.
  */
-import type http from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { OpenModelOptions } from '../read-model/holder.ts';
 import type { TokenServiceOptions } from '../auth/tokens.ts';
@@ -18,7 +17,7 @@ import type { Holds } from '../stores/index.ts';
 import type { QuotaCounterDeps } from '../stores/fallback.ts';
 import { LIMITS } from '../auth/oauth-limits.ts';
 import type { ReadinessDeps } from './readiness.ts';
-import { createRequestMeter } from './request-meter.ts';
+import { createRequestMeter, type Meter } from './request-meter.ts';
 
 export interface MetricsOptions {
   /** The content operations served (their names bound the `operation` label). */
@@ -32,7 +31,8 @@ export interface MetricsOptions {
 export interface Metrics {
   registry: Registry;
   /** The response class of the main listener: counts and times every response. */
-  Response: typeof http.ServerResponse;
+  /** Makes the main listener's response class metered (request-meter.ts). */
+  meter: Meter;
   quotaRefused(policy: QuotaPolicy): void;
   redisRoundTrip(holds: Holds, seconds: number): void;
   tokens: NonNullable<TokenServiceOptions['observer']>;
@@ -68,7 +68,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
   const revoked = new Counter({ name: 'agentes_oauth_tokens_revoked_total', help: 'Live access tokens revoked by their client.', registers });
   const refused = new Counter({ name: 'agentes_oauth_tokens_refused_total', help: 'Access tokens presented (bearer, revocation, introspection) that were unknown, expired or revoked.', registers });
 
-  const Response = createRequestMeter({
+  const meter = createRequestMeter({
     registry,
     operations: options.operations,
     answered: (transport, operation, status) => {
@@ -126,7 +126,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
 
   return {
     registry,
-    Response,
+    meter,
     quotaRefused: (policy) => refusalOf.get(policy)!.inc(),
     redisRoundTrip(holds, seconds) {
       let child = roundTrips.get(holds);

@@ -16,7 +16,7 @@ import type { Operation } from '../operations/operation.ts';
 import {
   API_BASE, AUTHORIZE_PATH, HEALTH_PATH, IDENTITY_PATH, INTROSPECT_PATH, MCP_PATH, READY_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH,
 } from '../paths.ts';
-import { LabelledResponse } from './operation-label.ts';
+import type { Labelled } from './operation-label.ts';
 import { memoize } from '../memo.ts';
 
 /** Request targets remembered with their cell (URLs of the site's pages come and go through it). */
@@ -61,8 +61,10 @@ interface Cell {
   count: number;
 }
 
-/** The response class of a metered listener: every response it makes is counted when it ends. */
-export function createRequestMeter(options: RequestMeterOptions): typeof http.ServerResponse {
+/** Makes a listener's response class metered: every response it makes is counted when it ends. */
+export type Meter = <T extends typeof http.ServerResponse>(Base: T) => T;
+
+export function createRequestMeter(options: RequestMeterOptions): Meter {
   const cells = new Map<string, Cell>();
   new Counter({
     name: 'agentes_requests_total',
@@ -116,7 +118,7 @@ export function createRequestMeter(options: RequestMeterOptions): typeof http.Se
     return cellOf('web', webPaths.get(path) ?? (path.startsWith('/.well-known/') ? 'discovery' : 'site'));
   }, TARGETS);
 
-  const record = (res: LabelledResponse<http.IncomingMessage>) => {
+  const record = (res: http.ServerResponse & Labelled) => {
     const seconds = (performance.now() - res.startedAt) / 1000;
     let cell = cellOfTarget(res.req.url ?? '/');
     if (cell === null) cell = cellOf('mcp', res.operation === null ? 'none' : mcpOps.has(res.operation) ? res.operation : 'other');
@@ -132,16 +134,29 @@ export function createRequestMeter(options: RequestMeterOptions): typeof http.Se
     answered?.(cell.labels.transport, cell.labels.operation, status);
   };
 
-  return class MeteredResponse<Req extends http.IncomingMessage = http.IncomingMessage> extends LabelledResponse<Req> {
-    // A constructor of its own: the implicit one spreads its arguments.
-    constructor(req: Req, options?: object) { super(req, options); }
+  /**
+   * `Base` made metered: one class level more, not two (each level is a constructor call per
+   * response). Its constructor takes Node's two arguments (the implicit one spreads them) and
+   * sets the fields itself.
+   */
+  return (Base) => class MeteredResponse<Req extends http.IncomingMessage = http.IncomingMessage>
+    extends (Base as typeof http.ServerResponse)<Req> implements Labelled {
+    readonly startedAt: number;
+    operation: string | null;
+
+    constructor(req: Req, options?: object) {
+      // @ts-expect-error Node passes its response options (highWaterMark…) as a second argument.
+      super(req, options);
+      this.startedAt = performance.now();
+      this.operation = null;
+    }
 
     // Not `...args`: a rest array per response is measurable on the hot path.
     override end(a?: any, b?: any, c?: any): this {
       if (!this.writableEnded) record(this);
       return super.end(a, b, c);
     }
-  };
+  } as unknown as typeof Base;
 }
 
 /**

@@ -11,9 +11,13 @@
  * credentials in the URL or anything refused → null (the route answers 404). The page is found
  * only through the read model's maps: no file path is ever built from input.
  */
+import { memoize } from '../memo.ts';
 import type { LoadedModel, LoadedPage } from './types.ts';
 
 export type PageResolver = (model: LoadedModel, input: string) => LoadedPage | null;
+
+/** Inputs remembered per loaded model. */
+const RESOLVED = 4096;
 
 const DEFAULT_PORT: Record<string, string> = { 'http:': '80', 'https:': '443' };
 // eslint-disable-next-line no-control-regex
@@ -85,7 +89,16 @@ export function createPageResolver(siteUrl: string): PageResolver {
   const siteRoot = site.origin + sitePath;
   const siteRootSlash = siteRoot + '/';
 
+  // A model's answers are remembered per input: the same pages are asked for again and again, and
+  // a loaded model never changes (a publish loads another).
+  const remembered = new WeakMap<LoadedModel, (input: string) => LoadedPage | null>();
   return (model, input) => {
+    let resolve = remembered.get(model);
+    if (resolve === undefined) remembered.set(model, (resolve = memoize((s) => find(model, s), RESOLVED)));
+    return resolve(input);
+  };
+
+  function find(model: LoadedModel, input: string): LoadedPage | null {
     // Fast path: an input already in canonical form (what search_pages returns) is an exact key.
     // Safe by construction: the maps hold only canonical paths and slugs of published pages.
     const exact = input.startsWith(siteRootSlash) ? model.byPath.get(input.slice(siteRoot.length))
@@ -124,7 +137,7 @@ export function createPageResolver(siteUrl: string): PageResolver {
       if (page) return page;
     }
     return byPath(model, '/' + s);
-  };
+  }
 
   function fromAuthority(model: LoadedModel, afterSlashes: string, scheme: string): LoadedPage | null {
     const end = afterSlashes.search(/[/?#]/);

@@ -120,4 +120,15 @@ test('a site below a path prefix and on a non-default port', () => {
   assert.is(sub('http://localhost:4321/otro/aviso-legal/'), null, 'outside the site path');
 });
 
+test('answers are remembered per model: after a publish the same input finds the new build\'s page', () => {
+  const resolve = createPageResolver('https://www.example.es');
+  const before = resolve(model, 'fontaneria');
+  assert.is(resolve(model, 'fontaneria'), before);
+  const moved = { path: '/servicios/fontaneria-nueva/', slug: 'fontaneria' } as LoadedPage;
+  const next = { byPath: new Map([[moved.path, moved]]), bySlug: new Map([[moved.slug, moved]]) } as unknown as LoadedModel;
+  assert.is(resolve(next, 'fontaneria'), moved);
+  assert.is(resolve(next, '/servicios/fontaneria/'), null, 'gone from the new build');
+  assert.is(resolve(model, '/servicios/fontaneria/'), before, 'the old build still answers its own');
+});
+
 test.run();
