@@ -30,8 +30,7 @@ export interface MetricsOptions {
 
 export interface Metrics {
   registry: Registry;
-  /** The response class of the main listener: counts and times every response. */
-  /** Makes the main listener's response class metered (request-meter.ts). */
+  /** Makes the main listener's response class metered: it counts and times every response (request-meter.ts). */
   meter: Meter;
   quotaRefused(policy: QuotaPolicy): void;
   redisRoundTrip(holds: Holds, seconds: number): void;
