@@ -97,8 +97,8 @@ export function createRequestMeter(options: RequestMeterOptions): Meter {
     }
     return cell;
   };
-  // The common cells are found without building their key.
-  const restCells = new Map([...restOps.values()].map((name) => [name, cellOf('rest', name)]));
+  // Every operation's series are there from the start, at zero until it is called.
+  for (const name of restOps.values()) cellOf('rest', name);
 
   const restOperation = (path: string): string => {
     if (path.length <= API_BASE.length + 1 || path.charCodeAt(API_BASE.length) !== 47 /* / */) return 'unknown';
@@ -111,8 +111,7 @@ export function createRequestMeter(options: RequestMeterOptions): Meter {
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
     if (path.startsWith(API_BASE)) {
-      const operation = restOperation(path);
-      return restCells.get(operation) ?? cellOf('rest', operation);
+      return cellOf('rest', restOperation(path));
     }
     if (path === MCP_PATH) return null;
     return cellOf('web', webPaths.get(path) ?? (path.startsWith('/.well-known/') ? 'discovery' : 'site'));

@@ -32,6 +32,7 @@ import { invalidParam } from '../errors.ts';
 import { CursorCodec, MAX_OFFSET } from './cursor.ts';
 import { buildExcerpt } from './excerpt.ts';
 import { Lru } from './lru.ts';
+import { memoize } from '../memo.ts';
 import { advance, Marks } from './page-sets.ts';
 import { openPostingsSearch } from './postings-search.ts';
 import type { Keep, TermSearch } from './term-search.ts';
@@ -275,7 +276,6 @@ const hitsWeight = (hits: WordHits) => weigh(ENTRY_BYTES + 9 * hits.count + 4 * 
 
 const entryWeight = (e: Entry) => weigh(ENTRY_BYTES + e.docs.byteLength + e.shown.byteLength, CACHE_BYTES, CACHE_ENTRIES);
 
-
 /** The pages a ranking may return and how the postings number them. */
 interface Pages {
   /** By sidecar number; undefined for a page the loaded model does not return. */
@@ -294,7 +294,6 @@ export class SearchEngine {
   private readonly stems = new StemMemo();
   /** Pages each term (its alternatives' word families) matches on the site: the same terms recur in many queries. */
   private readonly termCounts = new Map<string, number>();
-  private readonly lookups = new Map<string, Lookup>();
   private readonly matched: MatchedPool;
   private readonly marks: Marks;
   /** By page number, a word's answer while it is being checked; all zero between uses. */
@@ -508,20 +507,14 @@ export class SearchEngine {
    * The search of one query word: the prefix its family is looked up by, and its test of text
    * words; memoized, as a response's excerpts ask again for the words its ranking looked up.
    */
-  private lookup(term: string): Lookup {
-    let known = this.lookups.get(term);
-    if (known === undefined) {
-      const family = familyStems(term);
-      known = {
-        prefix: commonPrefix(this.vocabulary.family(term)),
-        family,
-        keep: { word: (word: string) => anyIn(this.stems.of(word), family), max: MAX_POSITIONS },
-      };
-      if (this.lookups.size >= LOOKUPS) this.lookups.clear();
-      this.lookups.set(term, known);
-    }
-    return known;
-  }
+  private readonly lookup = memoize((term: string): Lookup => {
+    const family = familyStems(term);
+    return {
+      prefix: commonPrefix(this.vocabulary.family(term)),
+      family,
+      keep: { word: (word: string) => anyIn(this.stems.of(word), family), max: MAX_POSITIONS },
+    };
+  }, LOOKUPS);
 
   /**
    * The pages that really match one query word (cached; looked up once per word): a matched
