@@ -1,12 +1,12 @@
 /**
- * Content-coding of API bodies (RFC 9110 §8.4, §12.5.3). Read-model bodies are compressed once,
- * at load; only search responses, which are built per request, are compressed per request, and
- * only when they reach the threshold.
+ * Content-coding of API bodies (RFC 9110 §8.4, §12.5.3). Read-model bodies are compressed once
+ * (at load, or when a page is first read) and kept; only search responses, which are built per
+ * request, are compressed per request, and only when they reach the threshold.
  */
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { Representation } from './read-model/types.ts';
+import type { Representation, Variant } from './read-model/types.ts';
 import { createLimiter } from './read-model/file-pressure.ts';
 
 /** Below this, compression saves less than a TCP segment and costs a round of CPU. */
@@ -49,29 +49,64 @@ export function strongEtag(body: Buffer | string): string {
   return '"' + createHash('sha256').update(body).digest('base64url').slice(0, 22) + '"';
 }
 
-const variantEtag = (etag: string, enc: Encoding) => etag.slice(0, -1) + '-' + (enc === 'br' ? 'br' : 'gzip') + '"';
+export const variantEtag = (etag: string, enc: Encoding): string => etag.slice(0, -1) + '-' + (enc === 'br' ? 'br' : 'gzip') + '"';
 
-/** Serialized body → representation with its ETags and, from 1 KB, its precompressed encodings. */
-export async function makeRepresentation(body: Buffer): Promise<Representation> {
-  const etag = strongEtag(body);
-  if (body.length < COMPRESS_MIN_BYTES) return { body, etag, gzip: null, br: null };
+/** Serialized body → representation with its ETags and, from 1 KB, both stored encodings, made in the threadpool. */
+export async function makeRepresentation(body: Buffer, etag = strongEtag(body)): Promise<Representation> {
+  if (body.length < COMPRESS_MIN_BYTES) return { body, etag, gzip: null, br: null, encode: null };
   const [br, gz] = await bounded(() => Promise.all([brotli(body, brotliOptions(9, body.length)), gzip(body, { level: 9 })]));
   return {
     body,
     etag,
-    br: br.length < body.length ? { body: br, etag: variantEtag(etag, 'br') } : null,
     gzip: gz.length < body.length ? { body: gz, etag: variantEtag(etag, 'gzip') } : null,
+    br: br.length < body.length ? { body: br, etag: variantEtag(etag, 'br') } : null,
+    encode: null,
   };
+}
+
+/**
+ * Bodies up to this size get each stored encoding on the main thread when a client first asks
+ * for it (`makeLazyRepresentation`): brotli 9 of such a body costs about as much as the two
+ * threadpool hops it saves on a 2-core machine, and a client that asks for brotli never pays
+ * for gzip (BENCHMARKS.md, note 21).
+ */
+export const INLINE_ENCODE_MAX_BYTES = 32 * 1024;
+
+/** One stored encoding of `body`: the bytes makeRepresentation makes, made on this thread. */
+export function storedVariant(body: Buffer, etag: string, enc: Encoding): Variant | null {
+  const out = enc === 'br' ? zlib.brotliCompressSync(body, brotliOptions(9, body.length)) : zlib.gzipSync(body, { level: 9 });
+  return out.length < body.length ? { body: out, etag: variantEtag(etag, enc) } : null;
+}
+
+/**
+ * The representation makeRepresentation makes, with each encoding made when first asked for
+ * (`encode`) and then kept; `encoded` is told after each (the hot set weighs it again).
+ */
+export function makeLazyRepresentation(body: Buffer, etag = strongEtag(body), encoded?: (rep: Representation) => void): Representation {
+  if (body.length < COMPRESS_MIN_BYTES) return { body, etag, gzip: null, br: null, encode: null };
+  const rep: Representation = {
+    body,
+    etag,
+    gzip: undefined,
+    br: undefined,
+    encode: (enc) => {
+      const variant = storedVariant(body, etag, enc);
+      rep[enc] = variant;
+      encoded?.(rep);
+      return variant;
+    },
+  };
+  return rep;
 }
 
 /** A per-request body (search results): same shape, compressed synchronously with fast settings. */
 export function makeDynamicRepresentation(body: Buffer, encoding: Encoding | null): Representation {
   const etag = strongEtag(body);
-  if (encoding === null || body.length < COMPRESS_MIN_BYTES) return { body, etag, gzip: null, br: null };
+  if (encoding === null || body.length < COMPRESS_MIN_BYTES) return { body, etag, gzip: null, br: null, encode: null };
   if (encoding === 'br') {
-    return { body, etag, gzip: null, br: { body: zlib.brotliCompressSync(body, brotliOptions(5, body.length)), etag: variantEtag(etag, 'br') } };
+    return { body, etag, gzip: null, br: { body: zlib.brotliCompressSync(body, brotliOptions(5, body.length)), etag: variantEtag(etag, 'br') }, encode: null };
   }
-  return { body, etag, br: null, gzip: { body: zlib.gzipSync(body, { level: 6 }), etag: variantEtag(etag, 'gzip') } };
+  return { body, etag, gzip: { body: zlib.gzipSync(body, { level: 6 }), etag: variantEtag(etag, 'gzip') }, br: null, encode: null };
 }
 
 let lastHeader: string | undefined;

@@ -1,6 +1,6 @@
 /**
  * Writes a 200 (or 304) of an API operation from a representation: the encoding the client
- * accepts, its strong ETag, `If-None-Match` → 304 with the same headers and no body, and no body
+ * accepts (made now when it is the first to ask for it), its strong ETag, `If-None-Match` → 304 with the same headers and no body, and no body
  * for HEAD (Node drops it; Content-Length stays that of GET). Everything is written with one
  * `writeHead`, after the headers the caller collected in `headers` (header-list.ts).
  */
@@ -20,7 +20,8 @@ export function sendRepresentation(
   headers: HeaderList = [],
 ): void {
   const enc = rep.gzip === null && rep.br === null ? null : negotiateEncoding(req.headers['accept-encoding']);
-  const variant = enc === 'br' ? rep.br : enc === 'gzip' ? rep.gzip : null;
+  let variant = enc === 'br' ? rep.br : enc === 'gzip' ? rep.gzip : null;
+  if (variant === undefined) variant = rep.encode!(enc!);
   headers.push('Cache-Control', cacheControl, 'ETag', variant === null ? rep.etag : variant.etag);
   if (ifNoneMatchHits(req.headers['if-none-match'], rep)) {
     res.writeHead(304, headers);

@@ -5,19 +5,26 @@
  * parts asked for) and its Markdown representation, each with its strong ETags and gzip/brotli
  * encodings made exactly as before (compression.ts), so an evicted representation is made again
  * byte for byte. A hot request is one map lookup; a cold one reads its bytes from the pack (one
- * positioned read), checks them against the page index (path and content hash) and compresses
- * once, however many ask at the same time.
+ * positioned read), checks them against the page index (path and content hash) and makes its
+ * body once, however many ask at the same time.
+ *
+ * A page of up to INLINE_READ_MAX_BYTES is read and made on the main thread, and its encodings
+ * only when a client asks for each: every hop to the threadpool is a wake-up that waits for a core
+ * on a small machine, which was most of a cold read's tail (BENCHMARKS.md, note 21). The pack is
+ * in the page cache after the build that wrote it; a read that has to wait for the disk then
+ * blocks the loop as nginx's do. Larger pages are read and compressed in the threadpool.
  *
  * The pack is opened once per loaded build and held until the build is retired: cold reads open
  * no file (no descriptor shortage can fail them), and a build folder pruned while a server still
  * holds it stays readable through that descriptor.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { makeRepresentation } from '../compression.ts';
-import type { Page, Section } from '../schemas/resources.ts';
+import { INLINE_ENCODE_MAX_BYTES, makeLazyRepresentation, makeRepresentation } from '../compression.ts';
+import type { Page } from '../schemas/resources.ts';
 import { Lru } from '../search/lru.ts';
 import { pageHash } from './page-hash.ts';
 import { partAt, sectionsOf } from './parts.ts';
+import { readAt } from './read-at.ts';
 import type { LoadedPage, PageText, Representation } from './types.ts';
 
 export interface PageStoreOptions {
@@ -40,9 +47,15 @@ export interface PageStore {
   close(): Promise<void>;
 }
 
+/** Pages whose record in the pack is at most this long are read with one synchronous read. */
+const INLINE_READ_MAX_BYTES = 64 * 1024;
+
 const repBytes = (r: Representation) => r.body.length + (r.gzip?.body.length ?? 0) + (r.br?.body.length ?? 0);
 /** Strings count two bytes a character (V8 keeps accented text so), sections a little each. */
 const textBytes = (t: PageText) => 2 * t.markdown.length + 64 * t.sections.length;
+
+type Maybe<T> = T | Promise<T>;
+const then = <T, R>(value: Maybe<T>, next: (v: T) => Maybe<R>): Maybe<R> => (value instanceof Promise ? value.then(next) : next(value));
 
 /** The read_page body of the part of a page's Markdown that starts at `offset`. */
 function pageBody(page: LoadedPage, text: PageText, offset: number, maxChars: number): Buffer {
@@ -55,57 +68,83 @@ function pageBody(page: LoadedPage, text: PageText, offset: number, maxChars: nu
 }
 
 /** `"md-<hash>"`: tied to the content (title + Markdown), distinct from the HTML's validator. */
-async function markdownRepresentation(page: LoadedPage, markdown: string): Promise<Representation> {
-  const made = await makeRepresentation(Buffer.from(markdown.endsWith('\n') ? markdown : `${markdown}\n`));
-  const etag = `"md-${page.hash.slice(0, 32)}"`;
-  const variant = (v: Representation['br'], enc: string) => (v === null ? null : { body: v.body, etag: `${etag.slice(0, -1)}-${enc}"` });
-  return { body: made.body, etag, br: variant(made.br, 'br'), gzip: variant(made.gzip, 'gzip') };
-}
+const markdownEtag = (page: LoadedPage) => `"md-${page.hash.slice(0, 32)}"`;
+const markdownBody = (markdown: string) => Buffer.from(markdown.endsWith('\n') ? markdown : `${markdown}\n`);
 
 export function createPageStore(options: PageStoreOptions): PageStore {
   const hot = new Lru<string, PageText | Representation>(options.cacheBytes);
   const pending = new Map<string, Promise<PageText | Representation>>();
 
   /** The cached value of `key`, or the one `make` prepares (once, however many ask meanwhile). */
-  const through = <T extends PageText | Representation>(key: string, make: () => Promise<T>, bytes: (v: T) => number): T | Promise<T> => {
+  const through = <T extends PageText | Representation>(key: string, make: () => Maybe<T>, bytes: (v: T) => number): Maybe<T> => {
     const known = hot.get(key);
     if (known !== undefined) return known as T;
     let p = pending.get(key) as Promise<T> | undefined;
-    if (p === undefined) {
-      p = make().then((value) => {
-        hot.set(key, value, bytes(value));
-        return value;
-      }).finally(() => pending.delete(key));
-      pending.set(key, p);
+    if (p !== undefined) return p;
+    const made = make();
+    if (!(made instanceof Promise)) {
+      hot.set(key, made, bytes(made));
+      return made;
     }
+    p = made.then((value) => {
+      hot.set(key, value, bytes(value));
+      return value;
+    }).finally(() => pending.delete(key));
+    pending.set(key, p);
     return p;
   };
 
-  const load = async (page: LoadedPage): Promise<PageText> => {
-    const name = `pages.pack at ${page.offset}`;
+  /** A body's representation kept under `key`: its encodings made when asked for, if it is small enough. */
+  const representation = (key: string, body: Buffer, etag?: string): Maybe<Representation> => {
+    if (body.length > INLINE_ENCODE_MAX_BYTES) return makeRepresentation(body, etag);
+    // Weighed again with each encoding made, if it is still the one held.
+    return makeLazyRepresentation(body, etag, (rep) => { if (hot.get(key) === rep) hot.set(key, rep, repBytes(rep)); });
+  };
+
+  const name = (page: LoadedPage) => `read model pages.pack at ${page.offset}`;
+  const textFrom = (page: LoadedPage, bytes: Buffer): PageText => {
     let raw: { path?: unknown; title?: unknown; markdown?: unknown };
     try {
-      const { buffer, bytesRead } = await options.pack.read(Buffer.allocUnsafe(page.length), 0, page.length, page.offset);
-      raw = JSON.parse(buffer.toString('utf8', 0, bytesRead)) as typeof raw;
+      raw = JSON.parse(bytes.toString('utf8')) as typeof raw;
     } catch (err) {
-      throw new Error(`read model ${name}: ${(err as Error).message}`, { cause: err });
+      throw new Error(`${name(page)}: ${(err as Error).message}`, { cause: err });
     }
     if (raw.path !== page.path || typeof raw.title !== 'string' || typeof raw.markdown !== 'string' || pageHash(raw.title, raw.markdown) !== page.hash) {
-      throw new Error(`read model ${name} does not hold the page the index lists (${page.path})`);
+      throw new Error(`${name(page)} does not hold the page the index lists (${page.path})`);
     }
     const markdown = options.rebase(raw.markdown);
     return { markdown, sections: sectionsOf(markdown) };
   };
+  const readFailed = (page: LoadedPage, err: unknown) => new Error(`${name(page)}: ${(err as Error).message}`, { cause: err });
+
+  const load = (page: LoadedPage): Maybe<PageText> => {
+    if (page.length <= INLINE_READ_MAX_BYTES) {
+      let bytes: Buffer;
+      try {
+        bytes = readAt(options.pack.fd, page.offset, page.length);
+      } catch (err) {
+        throw readFailed(page, err);
+      }
+      return textFrom(page, bytes);
+    }
+    return options.pack.read(Buffer.allocUnsafe(page.length), 0, page.length, page.offset).then(
+      ({ buffer, bytesRead }) => textFrom(page, buffer.subarray(0, bytesRead)),
+      (err: unknown) => { throw readFailed(page, err); },
+    );
+  };
 
   const textOf = (page: LoadedPage) => through('t' + page.path, () => load(page), textBytes);
-  const then = <T, R>(value: T | Promise<T>, next: (v: T) => Promise<R>): Promise<R> =>
-    (value instanceof Promise ? value.then(next) : next(value));
 
   return {
     textOf,
-    partOf: (page, offset) => through(offset === 0 ? page.path : `p${offset} ${page.path}`,
-      () => then(textOf(page), (text) => makeRepresentation(pageBody(page, text, offset, options.maxChars))), repBytes),
-    markdownOf: (page) => through('m' + page.path, () => then(textOf(page), (text) => markdownRepresentation(page, text.markdown)), repBytes),
+    partOf: (page, offset) => {
+      const key = offset === 0 ? page.path : `p${offset} ${page.path}`;
+      return through(key, () => then(textOf(page), (text) => representation(key, pageBody(page, text, offset, options.maxChars))), repBytes);
+    },
+    markdownOf: (page) => {
+      const key = 'm' + page.path;
+      return through(key, () => then(textOf(page), (text) => representation(key, markdownBody(text.markdown), markdownEtag(page))), repBytes);
+    },
     get cachedBytes() { return hot.weight; },
     close: () => options.pack.close(),
   };

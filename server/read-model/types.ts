@@ -1,19 +1,33 @@
 /** What the server holds in memory of one read-model build. Implemented by the loader. */
+import type { Encoding } from '../compression.ts';
 import type { Manifest, PageIndexEntry } from '../schemas/read-model.ts';
 import type { CompanySection, Section } from '../schemas/resources.ts';
 import type { SearchEngine } from '../search/index.ts';
 
+/** One content-coding of a body, with its own strong ETag. */
+export interface Variant {
+  body: Buffer;
+  etag: string;
+}
+
 /**
  * A 200 body serialized once (at load, or for a page when first asked for), with its strong ETag
- * and, for bodies of 1 KB or more, its gzip and brotli encodings made at the same time. Each encoding is a different representation and
- * has its own strong ETag (RFC 9110 §8.8.3): `"<hash>"`, `"<hash>-gzip"`, `"<hash>-br"`.
+ * and, for bodies of 1 KB or more, its gzip and brotli encodings. Each encoding is a different
+ * representation and has its own strong ETag (RFC 9110 §8.8.3): `"<hash>"`, `"<hash>-gzip"`,
+ * `"<hash>-br"`.
  */
 export interface Representation {
   body: Buffer;
   /** Strong ETag of `body`. */
   etag: string;
-  gzip: { body: Buffer; etag: string } | null;
-  br: { body: Buffer; etag: string } | null;
+  /**
+   * null: not stored (a body under 1 KB, or an encoding that would not be smaller); undefined:
+   * not made yet, `encode` makes it when a client first asks for it (compression.ts).
+   */
+  gzip: Variant | null | undefined;
+  br: Variant | null | undefined;
+  /** Makes and keeps the encoding a client asked for; null for a representation made whole. */
+  encode: ((enc: Encoding) => Variant | null) | null;
 }
 
 /**

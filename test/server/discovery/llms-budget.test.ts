@@ -6,7 +6,7 @@ import { buildLlmsTxt, LLMS_TXT_MAX_CHARS, type LlmsModel } from '../../../serve
 import type { LoadedPage, Representation } from '../../../server/read-model/types.ts';
 
 const config = parseConfig({ SITE_URL: 'https://www.example.es' });
-const rep = (value: object): Representation => ({ body: Buffer.from(JSON.stringify(value)), etag: '"x"', gzip: null, br: null });
+const rep = (value: object): Representation => ({ body: Buffer.from(JSON.stringify(value)), etag: '"x"', gzip: null, br: null, encode: null });
 const page = (kind: LoadedPage['kind'], i: number) => ({
   kind, title: `Página ${kind} ${i}`, url: `${config.siteUrl}/p/${kind}/${i}/`, path: `/p/${kind}/${i}/`,
   description: 'Una descripción bastante larga de la página, con detalles que no caben en un índice compacto, y más detalles todavía, y una frase más para pasar del límite.',

@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert';
 import { buildPath } from '../../../server/read-model/pointer.ts';
 import { PageIndex } from '../../../server/read-model/page-index.ts';
 import { createPageStore } from '../../../server/read-model/page-store.ts';
+import { makeRepresentation } from '../../../server/compression.ts';
 import { PAGE_INDEX_FILE, PAGE_PACK_FILE } from '../../../server/schemas/read-model.ts';
 import type { LoadedPage, Representation } from '../../../server/read-model/types.ts';
 import { request, type RawResponse } from '../../helpers/http.ts';
@@ -24,7 +25,16 @@ async function indexOf(fixture: ReadModelFixture): Promise<(slug: string) => Loa
 
 const openPack = (fixture: ReadModelFixture) => fs.open(path.join(buildPath(fixture.dir, fixture.buildId), PAGE_PACK_FILE), 'r');
 
+/** Every stored encoding of `rep` made, as the first client to ask for each would make it. */
+const encoded = (rep: Representation): Representation => {
+  for (const enc of ['br', 'gzip'] as const) if (rep[enc] === undefined) rep.encode!(enc);
+  return rep;
+};
+
 const same = (a: Representation, b: Representation, what: string) => {
+  encoded(a);
+  encoded(b);
+  assert.ok(a.br && a.gzip, `${what}: both encodings stored`);
   assert.is(b.etag, a.etag, `${what}: ETag`);
   assert.ok(b.body.equals(a.body), `${what}: body`);
   assert.is(b.gzip?.etag, a.gzip?.etag, `${what}: gzip ETag`);
@@ -54,9 +64,7 @@ test('an evicted representation is made again from disk, byte for byte; the hot 
     assert.ok(small.cachedBytes <= budget, `${small.cachedBytes} bytes held, budget ${budget}`);
   }
   await small.partOf(short, 0);
-  const again = small.partOf(long, 0);
-  assert.instance(again, Promise, 'evicted: read from the page file again');
-  const remade = await again;
+  const remade = await small.partOf(long, 0);
   assert.is.not(remade, first);
   same(first, remade, 'evicted and made again');
   same(await big.markdownOf(long), await small.markdownOf(long), 'Markdown representation');
@@ -64,6 +72,31 @@ test('an evicted representation is made again from disk, byte for byte; the hot 
   same(await big.partOf(long, offset), await small.partOf(long, offset), 'a later part');
   await big.close();
   await small.close();
+});
+
+test('a page of up to 64 KB is read and made on the spot, and only the encodings clients ask for are made', async () => {
+  const fixture = await sharedReadModel();
+  const asLoaded = await indexOf(fixture);
+  const store = createPageStore({ pack: await openPack(fixture), rebase: (s) => s, maxChars: 20_000, cacheBytes: 64 << 20 });
+  // The fixture's pages under 1 KB are stored without encodings; the long one's parts are ~20 KB.
+  const short = asLoaded(fixture.longPage.slug);
+  const lazy = store.partOf(short, 0);
+  assert.not.instance(lazy, Promise, 'no wait for the threadpool');
+  const rep = lazy as Representation;
+  assert.ok(rep.body.length >= 1024, 'a body that is stored compressed');
+  assert.is(rep.br, undefined);
+  assert.is(rep.gzip, undefined);
+  const held = store.cachedBytes;
+  const br = rep.encode!('br');
+  assert.is(rep.br, br, 'kept');
+  assert.is(rep.gzip, undefined, 'a brotli client costs no gzip');
+  assert.is(store.cachedBytes, held + br!.body.length, 'the hot set weighs the encoding made');
+
+  const other = createPageStore({ pack: await openPack(fixture), rebase: (s) => s, maxChars: 20_000, cacheBytes: 0 });
+  const eager = await makeRepresentation((await other.partOf(short, 0)).body);
+  same(eager, rep, 'the encodings made on demand are the ones made in the threadpool');
+  await store.close();
+  await other.close();
 });
 
 /** Status, headers and body of an answer: all but Date and the quota's count, which are the moment's. */
@@ -93,6 +126,12 @@ test('a server that keeps nothing hot answers byte for byte what a hot one answe
         assert.equal(got, expected, `${target} (${encoding || 'identity'})`);
         const etag = String(expected.headers.etag);
         assert.is((await request(cold.origin + target, { headers: { ...headers, 'If-None-Match': etag } })).status, 304, `${target}: 304 from disk`);
+      }
+      // A tag of another encoding stands for the same content, made or not yet made.
+      const gzipTag = String((await request(hot.origin + target, { headers: { 'Accept-Encoding': 'gzip' } })).headers.etag);
+      for (const server of [hot, cold]) {
+        const again = await request(server.origin + target, { headers: { 'Accept-Encoding': 'br', 'If-None-Match': gzipTag } });
+        assert.is(again.status, 304, `${target}: ${gzipTag} asked with brotli`);
       }
     }
     assert.equal(cold.logged, [], 'nothing failed');
