@@ -1,8 +1,9 @@
 /**
  * Writes a 200 (or 304) of an API operation from a representation: the encoding the client
- * accepts (made now when it is the first to ask for it), its strong ETag, `If-None-Match` → 304 with the same headers and no body, and no body
- * for HEAD (Node drops it; Content-Length stays that of GET). Everything is written with one
- * `writeHead`, after the headers the caller collected in `headers` (header-list.ts).
+ * accepts (made now when it is the first to ask for it), its strong ETag, `If-None-Match` → 304
+ * with the same headers and no body, and no body for HEAD (Node drops it; Content-Length stays
+ * that of GET). Everything is written with one `writeHead`, after the headers the caller
+ * collected in `headers` (header-list.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { JSON_CONTENT_TYPE } from './json.ts';
