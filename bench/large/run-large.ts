@@ -108,7 +108,6 @@ export async function searchLatencies(readModel: string, buildDir: string): Prom
   }
 }
 
-
 export async function serveLarge(readModel: string, tool: LoadTool, seconds: number, log: (line: string) => void) {
   const id = (await readPointer(readModel))!;
   const index = await PageIndex.open(path.join(buildPath(readModel, id), PAGE_INDEX_FILE));

@@ -8,11 +8,11 @@
  * positioned read), checks them against the page index (path and content hash) and makes its
  * body once, however many ask at the same time.
  *
- * A page of up to INLINE_READ_MAX_BYTES is read and made on the main thread, and its encodings
- * only when a client asks for each: every hop to the threadpool is a wake-up that waits for a core
- * on a small machine, which was most of a cold read's tail (BENCHMARKS.md, note 21). The pack is
- * in the page cache after the build that wrote it; a read that has to wait for the disk then
- * blocks the loop as nginx's do. Larger pages are read and compressed in the threadpool.
+ * A page of up to 64 KB (`inlineReadMaxBytes`) is read and made on the main thread, and its
+ * encodings only when a client asks for each: every hop to the threadpool is a wake-up that waits
+ * for a core on a small machine, which was most of a cold read's tail (BENCHMARKS.md, note 21).
+ * The pack is in the page cache after the build that wrote it; a read that has to wait for the
+ * disk then blocks the loop as nginx's do. Larger pages are read and compressed in the threadpool.
  *
  * The pack is opened once per loaded build and held until the build is retired: cold reads open
  * no file (no descriptor shortage can fail them), and a build folder pruned while a server still
@@ -36,6 +36,8 @@ export interface PageStoreOptions {
   maxChars: number;
   /** Budget of the hot set, bytes. */
   cacheBytes: number;
+  /** Pages whose record in the pack is at most this long are read with one synchronous read (default 64 KB). */
+  inlineReadMaxBytes?: number;
 }
 
 export interface PageStore {
@@ -47,7 +49,6 @@ export interface PageStore {
   close(): Promise<void>;
 }
 
-/** Pages whose record in the pack is at most this long are read with one synchronous read. */
 const INLINE_READ_MAX_BYTES = 64 * 1024;
 
 const repBytes = (r: Representation) => r.body.length + (r.gzip?.body.length ?? 0) + (r.br?.body.length ?? 0);
@@ -73,6 +74,7 @@ const markdownBody = (markdown: string) => Buffer.from(markdown.endsWith('\n') ?
 
 export function createPageStore(options: PageStoreOptions): PageStore {
   const hot = new Lru<string, PageText | Representation>(options.cacheBytes);
+  const inlineReadMaxBytes = options.inlineReadMaxBytes ?? INLINE_READ_MAX_BYTES;
   const pending = new Map<string, Promise<PageText | Representation>>();
 
   /** The cached value of `key`, or the one `make` prepares (once, however many ask meanwhile). */
@@ -118,7 +120,7 @@ export function createPageStore(options: PageStoreOptions): PageStore {
   const readFailed = (page: LoadedPage, err: unknown) => new Error(`${name(page)}: ${(err as Error).message}`, { cause: err });
 
   const load = (page: LoadedPage): Maybe<PageText> => {
-    if (page.length <= INLINE_READ_MAX_BYTES) {
+    if (page.length <= inlineReadMaxBytes) {
       let bytes: Buffer;
       try {
         bytes = readAt(options.pack.fd, page.offset, page.length);

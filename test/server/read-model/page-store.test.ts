@@ -79,8 +79,8 @@ test('a page of up to 64 KB is read and made on the spot, and only the encodings
   const asLoaded = await indexOf(fixture);
   const store = createPageStore({ pack: await openPack(fixture), rebase: (s) => s, maxChars: 20_000, cacheBytes: 64 << 20 });
   // The fixture's pages under 1 KB are stored without encodings; the long one's parts are ~20 KB.
-  const short = asLoaded(fixture.longPage.slug);
-  const lazy = store.partOf(short, 0);
+  const page = asLoaded(fixture.longPage.slug);
+  const lazy = store.partOf(page, 0);
   assert.not.instance(lazy, Promise, 'no wait for the threadpool');
   const rep = lazy as Representation;
   assert.ok(rep.body.length >= 1024, 'a body that is stored compressed');
@@ -92,8 +92,11 @@ test('a page of up to 64 KB is read and made on the spot, and only the encodings
   assert.is(rep.gzip, undefined, 'a brotli client costs no gzip');
   assert.is(store.cachedBytes, held + br!.body.length, 'the hot set weighs the encoding made');
 
-  const other = createPageStore({ pack: await openPack(fixture), rebase: (s) => s, maxChars: 20_000, cacheBytes: 0 });
-  const eager = await makeRepresentation((await other.partOf(short, 0)).body);
+  // The same page read in the threadpool (as a page over 64 KB is), compressed there.
+  const other = createPageStore({ pack: await openPack(fixture), rebase: (s) => s, maxChars: 20_000, cacheBytes: 0, inlineReadMaxBytes: 0 });
+  const pooled = other.partOf(page, 0);
+  assert.instance(pooled, Promise, 'read in the threadpool');
+  const eager = await makeRepresentation((await pooled).body);
   same(eager, rep, 'the encodings made on demand are the ones made in the threadpool');
   await store.close();
   await other.close();
