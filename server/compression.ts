@@ -51,17 +51,19 @@ export function strongEtag(body: Buffer | string): string {
 
 export const variantEtag = (etag: string, enc: Encoding): string => etag.slice(0, -1) + '-' + (enc === 'br' ? 'br' : 'gzip') + '"';
 
+/** The settings of the stored encodings (made once per body and kept). */
+const storedBrotli = (body: Buffer) => brotliOptions(9, body.length);
+const STORED_GZIP: zlib.ZlibOptions = { level: 9 };
+
+/** An encoding `out` of `body` as kept: only when it is smaller. */
+const variantOf = (body: Buffer, out: Buffer, etag: string, enc: Encoding): Variant | null =>
+  (out.length < body.length ? { body: out, etag: variantEtag(etag, enc) } : null);
+
 /** Serialized body → representation with its ETags and, from 1 KB, both stored encodings, made in the threadpool. */
 export async function makeRepresentation(body: Buffer, etag = strongEtag(body)): Promise<Representation> {
   if (body.length < COMPRESS_MIN_BYTES) return { body, etag, gzip: null, br: null, encode: null };
-  const [br, gz] = await bounded(() => Promise.all([brotli(body, brotliOptions(9, body.length)), gzip(body, { level: 9 })]));
-  return {
-    body,
-    etag,
-    gzip: gz.length < body.length ? { body: gz, etag: variantEtag(etag, 'gzip') } : null,
-    br: br.length < body.length ? { body: br, etag: variantEtag(etag, 'br') } : null,
-    encode: null,
-  };
+  const [br, gz] = await bounded(() => Promise.all([brotli(body, storedBrotli(body)), gzip(body, STORED_GZIP)]));
+  return { body, etag, gzip: variantOf(body, gz, etag, 'gzip'), br: variantOf(body, br, etag, 'br'), encode: null };
 }
 
 /**
@@ -73,9 +75,8 @@ export async function makeRepresentation(body: Buffer, etag = strongEtag(body)):
 export const INLINE_ENCODE_MAX_BYTES = 32 * 1024;
 
 /** One stored encoding of `body`: the bytes makeRepresentation makes, made on this thread. */
-export function storedVariant(body: Buffer, etag: string, enc: Encoding): Variant | null {
-  const out = enc === 'br' ? zlib.brotliCompressSync(body, brotliOptions(9, body.length)) : zlib.gzipSync(body, { level: 9 });
-  return out.length < body.length ? { body: out, etag: variantEtag(etag, enc) } : null;
+function storedVariant(body: Buffer, etag: string, enc: Encoding): Variant | null {
+  return variantOf(body, enc === 'br' ? zlib.brotliCompressSync(body, storedBrotli(body)) : zlib.gzipSync(body, STORED_GZIP), etag, enc);
 }
 
 /**

@@ -19,6 +19,7 @@
  * holds it stays readable through that descriptor.
  */
 import type { FileHandle } from 'node:fs/promises';
+import { chain } from '../chain.ts';
 import { INLINE_ENCODE_MAX_BYTES, makeLazyRepresentation, makeRepresentation } from '../compression.ts';
 import type { Page } from '../schemas/resources.ts';
 import { Lru } from '../search/lru.ts';
@@ -56,7 +57,6 @@ const repBytes = (r: Representation) => r.body.length + (r.gzip?.body.length ?? 
 const textBytes = (t: PageText) => 2 * t.markdown.length + 64 * t.sections.length;
 
 type Maybe<T> = T | Promise<T>;
-const then = <T, R>(value: Maybe<T>, next: (v: T) => Maybe<R>): Maybe<R> => (value instanceof Promise ? value.then(next) : next(value));
 
 /** The read_page body of the part of a page's Markdown that starts at `offset`. */
 function pageBody(page: LoadedPage, text: PageText, offset: number, maxChars: number): Buffer {
@@ -104,12 +104,13 @@ export function createPageStore(options: PageStoreOptions): PageStore {
   };
 
   const name = (page: LoadedPage) => `read model pages.pack at ${page.offset}`;
+  const failed = (page: LoadedPage, err: unknown) => new Error(`${name(page)}: ${(err as Error).message}`, { cause: err });
   const textFrom = (page: LoadedPage, bytes: Buffer): PageText => {
     let raw: { path?: unknown; title?: unknown; markdown?: unknown };
     try {
       raw = JSON.parse(bytes.toString('utf8')) as typeof raw;
     } catch (err) {
-      throw new Error(`${name(page)}: ${(err as Error).message}`, { cause: err });
+      throw failed(page, err);
     }
     if (raw.path !== page.path || typeof raw.title !== 'string' || typeof raw.markdown !== 'string' || pageHash(raw.title, raw.markdown) !== page.hash) {
       throw new Error(`${name(page)} does not hold the page the index lists (${page.path})`);
@@ -117,7 +118,6 @@ export function createPageStore(options: PageStoreOptions): PageStore {
     const markdown = options.rebase(raw.markdown);
     return { markdown, sections: sectionsOf(markdown) };
   };
-  const readFailed = (page: LoadedPage, err: unknown) => new Error(`${name(page)}: ${(err as Error).message}`, { cause: err });
 
   const load = (page: LoadedPage): Maybe<PageText> => {
     if (page.length <= inlineReadMaxBytes) {
@@ -125,13 +125,13 @@ export function createPageStore(options: PageStoreOptions): PageStore {
       try {
         bytes = readAt(options.pack.fd, page.offset, page.length);
       } catch (err) {
-        throw readFailed(page, err);
+        throw failed(page, err);
       }
       return textFrom(page, bytes);
     }
     return options.pack.read(Buffer.allocUnsafe(page.length), 0, page.length, page.offset).then(
       ({ buffer, bytesRead }) => textFrom(page, buffer.subarray(0, bytesRead)),
-      (err: unknown) => { throw readFailed(page, err); },
+      (err: unknown) => { throw failed(page, err); },
     );
   };
 
@@ -141,11 +141,11 @@ export function createPageStore(options: PageStoreOptions): PageStore {
     textOf,
     partOf: (page, offset) => {
       const key = offset === 0 ? page.path : `p${offset} ${page.path}`;
-      return through(key, () => then(textOf(page), (text) => representation(key, pageBody(page, text, offset, options.maxChars))), repBytes);
+      return through(key, () => chain(textOf(page), (text) => representation(key, pageBody(page, text, offset, options.maxChars))), repBytes);
     },
     markdownOf: (page) => {
       const key = 'm' + page.path;
-      return through(key, () => then(textOf(page), (text) => representation(key, markdownBody(text.markdown), markdownEtag(page))), repBytes);
+      return through(key, () => chain(textOf(page), (text) => representation(key, markdownBody(text.markdown), markdownEtag(page))), repBytes);
     },
     get cachedBytes() { return hot.weight; },
     close: () => options.pack.close(),
