@@ -1,6 +1,7 @@
 /**
  * The search index of one read-model build: Pagefind's bundle, the postings the server searches
- * (written from the bundle: postings-writer.ts) and the sidecar (server/search/sidecar.ts).
+ * (written from the bundle: postings-writer.ts), the sidecar (server/search/sidecar.ts) and the
+ * answers of common words (server/search/word-answers.ts).
  *
  * Pages go in with `addCustomRecord`, not `addHTMLFile`: the read model already holds each
  * page's main content, and indexing its plain text keeps the words Pagefind locates identical
@@ -26,6 +27,7 @@ import { createMerger } from './merge.ts';
 import { createTextSpill, type SpillRef } from '../text-spill.ts';
 import { writeSidecarFiles } from './sidecar-files.ts';
 import { writePostings } from './postings-writer.ts';
+import { writeWordAnswers } from '../../server/search/word-answers.ts';
 
 /** Files Pagefind writes for browsers (UI, highlighting, worker); the tests' Node runtime needs none. */
 const BROWSER_ONLY = [
@@ -291,6 +293,7 @@ export async function buildSearchIndex(opts: {
       vocabulary: [...df].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
     });
     await writePostings(outDir);
+    await writeWordAnswers(outDir);
     await fs.writeFile(path.join(outDir, LEXICON_FILE), JSON.stringify(opts.lexicon ?? compileLexicon()));
     const realWords = realWordsFilters();
     await fs.writeFile(path.join(outDir, SPANISH_WORDS_FILE), realWords.spanish);

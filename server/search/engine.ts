@@ -12,12 +12,15 @@
  *   text's word at each position is checked against the word (vocabulary.ts; the postings know the
  *   words, each is checked once) and a page stays only if a position, its title or its headings
  *   really match.
- * - Cost: per-word answers in one bounded LRU (queries share words: "cerrajero",
- *   "cerrajero en vigo" and "cerrajero" with city=vigo are one lookup), ranked lists per
- *   (city, normalized query) in another; pages of a list, excerpts included, are built on first
- *   use and kept with it, so a cursor walk or a repeated query is a slice. A common word is on
- *   most pages of a large site: answers, matches and rankings are columns by page number, and the
- *   matched positions an excerpt needs are read only for the pages a response shows.
+ * - Cost: per-word answers (word-hits.ts) in one bounded LRU (queries share words: "cerrajero",
+ *   "cerrajero en vigo" and "cerrajero" with city=vigo are one lookup), read from the build when
+ *   it kept them (word-answers.ts: a common word's answer costs tens of milliseconds to make),
+ *   ranked lists per (city, normalized query) in another; pages of a list, excerpts included, are
+ *   built on first use and kept with it, so a cursor walk or a repeated query is a slice. A common
+ *   word is on most pages of a large site: answers, matches and rankings are columns by page
+ *   number, only the pages an answer can come from are ranked (rank.ts `topicalTerms`), only the
+ *   first RANKED_FIRST are put in order, and the matched positions an excerpt needs are read only
+ *   for the pages a response shows.
  * - Memory: what grows with the site stays on disk or in flat arrays — page texts are read by
  *   offset (text-pack.ts), title and heading stems are numbers (page-stems.ts), each word's
  *   postings are read from disk when a search needs them — and both caches are bounded in bytes
@@ -35,18 +38,20 @@ import { Lru } from './lru.ts';
 import { memoize } from '../memo.ts';
 import { advance, Marks } from './page-sets.ts';
 import { openPostingsSearch } from './postings-search.ts';
-import type { Keep, TermSearch } from './term-search.ts';
+import type { TermSearch } from './term-search.ts';
 import { CompiledLexiconSchema } from '../schemas/lexicon.ts';
 import { analyze, normalizeQuery, type Term } from './analyze.ts';
 import { BloomFilter } from './bloom.ts';
 import { Lexicon } from './lexicon.ts';
 import type { PageStems } from './page-stems.ts';
-import { fieldsFactor, HEADING, namedPages, rank, TITLE, type RankDocs, type TermMatches } from './rank.ts';
+import { fieldsFactor, HEADING, namedPages, rank, termWeights, TITLE, topicalTerms, type RankDocs, type TermMatches } from './rank.ts';
+import { WordAnswers } from './word-answers.ts';
+import { BODY, familyKey, WordHitsMaker, type Lookup, type WordHits } from './word-hits.ts';
 import { ENGLISH_WORDS_FILE, LEXICON_FILE, readSidecar, SPANISH_WORDS_FILE, TEXTS_FILE } from './sidecar.ts';
 import { stem } from './stem-es.ts';
 import { TextPack } from './text-pack.ts';
 import { words as foldedWords } from './text.ts';
-import { familyStems, Vocabulary } from './vocabulary.ts';
+import { Vocabulary } from './vocabulary.ts';
 
 /** What an engine may hold in memory; the defaults below, or smaller in tests. */
 export interface SearchMemory {
@@ -54,10 +59,19 @@ export interface SearchMemory {
   textCacheBytes: number;
   /** Sites up to this many pages fill the word cache at open. */
   warmMaxPages: number;
+  /** Pages put in order when a query is first ranked (RANKED_FIRST). */
+  rankedFirst?: number;
+  /** Whether the answers of common words the build kept are read (word-answers.ts; default true). */
+  keptAnswers?: boolean;
 }
 
-/** Ranked lists kept per engine. */
-export const CACHE_ENTRIES = 400;
+/**
+ * Pages put in order when a query is first ranked (ten pages of the largest limit); a request past
+ * them ranks the query again in full. Most requests are the first page.
+ */
+export const RANKED_FIRST = 256;
+/** Ranked lists kept per engine: their first pages only (RANKED_FIRST), so a common query's list is small. */
+export const CACHE_ENTRIES = 1024;
 /** Per-word answers kept per engine. */
 export const WORD_CACHE_ENTRIES = 600;
 /**
@@ -71,8 +85,6 @@ export const WORD_CACHE_BYTES = 48 * 2 ** 20;
 export const TEXT_CACHE_BYTES = 24 * 2 ** 20;
 /** Heap bytes of an entry besides its columns (objects, maps, a few responses). */
 const ENTRY_BYTES = 2048;
-/** Positions kept per page and word: the excerpt needs the first few. */
-const MAX_POSITIONS = 64;
 /** Sites up to this many pages fill the word cache at open (WARM_CACHE_WORDS). */
 export const WARM_MAX_PAGES = 2_000;
 const DEFAULT_MEMORY: SearchMemory = { textCacheBytes: TEXT_CACHE_BYTES, warmMaxPages: WARM_MAX_PAGES };
@@ -121,25 +133,6 @@ interface PageData {
   heads: PageStems;
 }
 
-/** Flag of a word hit with a matched position whose text word is of the family (besides TITLE, HEADING). */
-const BODY = 4;
-/** Flag of a page in a word's answer while it is being checked. */
-const PRESENT = 8;
-
-/** The pages that really match one query word: columns by page, ascending, hit k on page `docs[k]`. */
-interface WordHits {
-  count: number;
-  docs: Int32Array;
-  /** Pagefind's score. */
-  scores: Float32Array;
-  /** TITLE, HEADING and BODY bits. */
-  flags: Uint8Array;
-  /** The highest score (1 when none), which scales each score to 0–1. */
-  top: number;
-  /** The pages with the word in the title, headings or description, ascending. */
-  topical: Int32Array;
-}
-
 /** The hits of each word of each alternative of a term. */
 type TermWordHits = WordHits[][];
 
@@ -152,9 +145,6 @@ interface Matched extends TermMatches {
   /** The pages written to. */
   written: Int32Array;
 }
-
-/** How one query word is looked up (`SearchEngine.lookup`). */
-interface Lookup { prefix: string; family: ReadonlySet<string>; keep: Keep }
 
 /** Query words whose lookup is kept. */
 const LOOKUPS = 4096;
@@ -194,8 +184,10 @@ class MatchedPool {
 
 interface Entry {
   scope: string;
-  /** Ranked pages, best first. */
+  /** Ranked pages, best first: the first `rankedFirst`, or every one once a request went past them. */
   docs: Int32Array;
+  /** How many pages the ranking has (at most MAX_OFFSET). */
+  total: number;
   /** The topic terms, then the soft terms, of the query. */
   terms: readonly Term[];
   /** Per ranked page i and term k, `shown[i · terms + k]`: the alternative the excerpt shows (+1; 0: none). */
@@ -209,38 +201,9 @@ interface Entry {
   responses?: Map<number, SearchResponse>;
 }
 
+
 /** Responses kept per ranked list (first pages under the few limits clients use, a cursor walk). */
 const RESPONSES_PER_ENTRY = 16;
-
-/** Stems of each folded word in a raw text word ("agua/luz," → [["agu"], ["luz"]]), memoized per engine. */
-class StemMemo {
-  private readonly memo = new Map<string, readonly string[]>();
-  of(raw: string): readonly string[] {
-    let s = this.memo.get(raw);
-    if (s === undefined) {
-      s = foldedWords(raw).map(stem);
-      if (this.memo.size >= 50_000) this.memo.clear();
-      this.memo.set(raw, s);
-    }
-    return s;
-  }
-}
-
-/** The longest prefix the words share: what the engine looks a word up by. */
-export function commonPrefix(list: readonly string[]): string {
-  let p = list[0] ?? '';
-  for (const w of list) {
-    let i = 0;
-    while (i < p.length && i < w.length && p[i] === w[i]) i++;
-    p = p.slice(0, i);
-  }
-  return p;
-}
-
-/** Cache key of a query word: its stem family (vocabulary.ts `familyStems`), which decides its matches. */
-function familyKey(term: string): string {
-  return [...familyStems(term)].sort().join(' ');
-}
 
 /**
  * Words of page titles and descriptions, most frequent first, as the analysis would look them up:
@@ -263,10 +226,11 @@ function warmTermsOf(pages: PageInfos, vocabulary: Vocabulary, filler: ReadonlyS
   return out;
 }
 
-/** Whether any of `stems` is in `set`. */
-function anyIn(stems: Iterable<string>, set: ReadonlySet<string>): boolean {
-  for (const s of stems) if (set.has(s)) return true;
-  return false;
+/** Whether two alternatives' words have the same answers (one cached answer serves a word family). */
+function sameWords(a: readonly WordHits[], b: readonly WordHits[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Each entry weighs at least its share of the bound, so the entry count stays bounded too. */
@@ -291,14 +255,18 @@ interface Pages {
 export class SearchEngine {
   private readonly cache = new Lru<string, Entry>(CACHE_BYTES);
   private readonly wordCache = new Lru<string, WordHits>(WORD_CACHE_BYTES);
-  private readonly stems = new StemMemo();
+  private readonly maker: WordHitsMaker;
   /** Pages each term (its alternatives' word families) matches on the site: the same terms recur in many queries. */
   private readonly termCounts = new Map<string, number>();
   private readonly matched: MatchedPool;
   private readonly marks: Marks;
-  /** By page number, a word's answer while it is being checked; all zero between uses. */
-  private readonly scratch: { flags: Uint8Array; scores: Float32Array };
+  /** The candidates of the ranking under way. */
+  private readonly candidateMarks: Marks;
   private closed = false;
+  private readonly warmTerms: readonly string[];
+  private readonly rankedFirst: number;
+  /** The answers of common words the build kept. */
+  private readonly kept: WordAnswers | undefined;
 
   constructor(
     private readonly index: TermSearch,
@@ -307,12 +275,20 @@ export class SearchEngine {
     private readonly vocabulary: Vocabulary,
     private readonly lexicon: Lexicon,
     private readonly cursors: CursorCodec,
-    /** Query words to look up at open (see WARM_CACHE_WORDS). */
-    private readonly warmTerms: readonly string[] = [],
+    options: {
+      /** Query words to look up at open (see WARM_CACHE_WORDS). */
+      warmTerms?: readonly string[];
+      rankedFirst?: number;
+      kept?: WordAnswers;
+    } = {},
   ) {
     this.matched = new MatchedPool(pages.docs.length);
     this.marks = new Marks(pages.docs.length);
-    this.scratch = { flags: new Uint8Array(pages.docs.length), scores: new Float32Array(pages.docs.length) };
+    this.candidateMarks = new Marks(pages.docs.length);
+    this.maker = new WordHitsMaker({ index, vocabulary, titles: data.titles, heads: data.heads, docOf: pages.docOf, pages: pages.docs.length });
+    this.warmTerms = options.warmTerms ?? [];
+    this.rankedFirst = options.rankedFirst ?? RANKED_FIRST;
+    this.kept = options.kept;
   }
 
   /** Pages the engine can return. */
@@ -339,9 +315,10 @@ export class SearchEngine {
       if (decoded === null) throw invalidCursor();
       offset = decoded;
     }
+    const end = offset + input.limit;
     let entry = this.cache.get(scope);
-    if (entry === undefined) {
-      entry = this.rank(scope, normalized, input.city);
+    if (entry === undefined || (end > entry.docs.length && entry.docs.length < entry.total)) {
+      entry = this.rank(scope, normalized, input.city, end <= this.rankedFirst ? this.rankedFirst : MAX_OFFSET);
       this.cache.set(scope, entry, entryWeight(entry));
     }
     return this.respond(entry, scope, offset, input.limit);
@@ -349,17 +326,17 @@ export class SearchEngine {
 
   /** One page of an entry's ranking, from `offset`: built and frozen once per (offset, limit). */
   private respond(entry: Entry, scope: string, offset: number, limit: number): SearchResponse {
-    if (offset > 0 && offset >= entry.docs.length) throw invalidCursor();
+    if (offset > 0 && offset >= entry.total) throw invalidCursor();
     const key = offset * 64 + limit;
     const known = entry.responses?.get(key);
     if (known !== undefined) return known;
-    const end = Math.min(offset + limit, entry.docs.length);
+    const end = Math.min(offset + limit, entry.total);
     const results: SearchResult[] = [];
     for (let i = offset; i < end; i++) results.push(this.result(entry, i));
     const response: SearchResponse = Object.freeze({
       total: results.length,
       results: Object.freeze(results) as SearchResult[],
-      next_cursor: end < entry.docs.length ? this.cursors.encode(end, scope) : null,
+      next_cursor: end < entry.total ? this.cursors.encode(end, scope) : null,
     });
     entry.responses ??= new Map();
     if (entry.responses.size < RESPONSES_PER_ENTRY) entry.responses.set(key, response);
@@ -373,6 +350,7 @@ export class SearchEngine {
     this.wordCache.clear();
     await this.index.close();
     this.data.texts.close();
+    this.kept?.close();
   }
 
   /**
@@ -381,9 +359,10 @@ export class SearchEngine {
    */
   warm(): void {
     this.index.hits(this.vocabulary.first() ?? 'a');
-    // The title and heading stems' page lists, so the first search does not make them.
+    // The title and heading stems' page lists and the typo index, so the first search does not make them.
     this.data.titles.pagesWith(0);
     this.data.heads.pagesWith(0);
+    this.vocabulary.prepare();
     const started = performance.now();
     for (const term of this.warmTerms) {
       if (this.closed || performance.now() - started > WARM_BUDGET_MS) break;
@@ -391,20 +370,22 @@ export class SearchEngine {
     }
   }
 
-  private rank(scope: string, normalized: string, city: CityFilter): Entry {
+  /** The query's first `limit` pages in order, and how many there are. */
+  private rank(scope: string, normalized: string, city: CityFilter, limit: number): Entry {
     const analysis = analyze(normalized, this.lexicon, this.vocabulary);
     const named = namedPages(analysis, this.pages.rank, city);
     const hitsOf = (t: Term): TermWordHits => t.alternatives.map((alt) => alt.words.map((w) => this.wordHits(w)));
     const topicHits = analysis.terms.map(hitsOf);
     const softHits = analysis.soft.map(hitsOf);
-    const candidates = this.candidates(topicHits, named.keys());
+    const { weights, total } = termWeights(analysis, analysis.terms.map((t, k) => this.termCount(t, topicHits[k]!)), this.pages.size);
+    const candidates = this.candidates(topicHits, named, topicalTerms(weights, total));
     const terms: Matched[] = [];
     const soft: Matched[] = [];
     try {
       analysis.terms.forEach((t, k) => terms.push(this.termMatches(t, topicHits[k]!, candidates)));
       analysis.soft.forEach((t, k) => soft.push(this.termMatches(t, softHits[k]!, candidates)));
-      const ranked = rank({ analysis, terms, soft, docs: this.pages.rank, pages: this.pages.size, city, named, candidates });
-      const docs = ranked.length > MAX_OFFSET ? ranked.slice(0, MAX_OFFSET) : ranked;
+      const ranked = rank({ analysis, terms, soft, docs: this.pages.rank, pages: this.pages.size, city, named, candidates }, limit);
+      const docs = ranked.pages;
       // What each ranked page's excerpt shows: per matched term, its alternative's words.
       const all = [...terms, ...soft];
       const shown = new Uint8Array(docs.length * all.length);
@@ -412,19 +393,63 @@ export class SearchEngine {
         const column = m.shown;
         for (let i = 0, at = k; i < docs.length; i++, at += all.length) shown[at] = column[docs[i]!]!;
       });
-      return { scope, docs, terms: [...analysis.terms, ...analysis.soft], shown, results: new Map() };
+      return { scope, docs, total: Math.min(ranked.total, MAX_OFFSET), terms: [...analysis.terms, ...analysis.soft], shown, results: new Map() };
     } finally {
       for (const m of [...terms, ...soft]) this.matched.give(m);
     }
   }
 
-  /** The pages worth ranking, ascending: those a word of a topic term has in its title, headings or description, and `named`. */
-  private candidates(terms: readonly TermWordHits[], named: Iterable<number>): Int32Array {
-    this.marks.next();
+  /**
+   * The pages worth ranking, ascending: those a word of a topic term has in its title, headings or
+   * description (of the terms `topical` keeps: rank.ts `topicalTerms`), and `named`. They stay
+   * marked in `candidateMarks` until the next ranking.
+   */
+  private candidates(terms: readonly TermWordHits[], named: ReadonlyMap<number, unknown>, topical: readonly boolean[]): Int32Array {
+    const marks = this.candidateMarks;
+    marks.next();
+    const lists: Int32Array[] = [];
+    for (let k = 0; k < terms.length; k++) if (topical[k]) for (const words of terms[k]!) for (const hits of words) lists.push(hits.topical);
+    let listed = named.size;
+    for (const list of lists) listed += list.length;
+    if (listed * 16 >= this.pages.docs.length) {
+      // Most of the site, likely: marked without a list, then read off the marks in order.
+      for (const d of named.keys()) marks.mark(d);
+      for (const list of lists) marks.markAll(list);
+      return marks.marked();
+    }
     const out: number[] = [];
-    for (const d of named) if (this.marks.mark(d)) out.push(d);
-    for (const alts of terms) for (const words of alts) for (const hits of words) for (const d of hits.topical) if (this.marks.mark(d)) out.push(d);
-    return out.length * 16 < this.pages.docs.length ? Int32Array.from(out).sort() : this.marks.marked();
+    for (const d of named.keys()) if (marks.mark(d)) out.push(d);
+    for (const list of lists) for (const d of list) if (marks.mark(d)) out.push(d);
+    return Int32Array.from(out).sort();
+  }
+
+  /** Pages of the site a term matches (its weight), remembered per word families: the same terms recur in many queries. */
+  private termCount(term: Term, alts: TermWordHits): number {
+    const key = term.alternatives.map((alt) => alt.words.map(familyKey).join('+')).join('|');
+    let count = this.termCounts.get(key);
+    if (count === undefined) {
+      count = this.count(alts);
+      if (this.termCounts.size >= TERM_COUNTS) this.termCounts.clear();
+      this.termCounts.set(key, count);
+    }
+    return count;
+  }
+
+  /**
+   * Alternative `a` (of weight `weight`) matches page `d` with `flags` and body score `body`: the
+   * page keeps the alternative that counts most there (see termMatches).
+   */
+  private place(out: Matched, weight: number, a: number, d: number, flags: number, body: number): void {
+    const fields = flags & (TITLE | HEADING);
+    const hasPlace = (flags & BODY) !== 0;
+    const prev = out.weight[d]!;
+    if (prev === 0) {
+      out.weight[d] = weight; out.fields[d] = fields; out.body[d] = body; out.shown[d] = a + 1; out.placed[d] = hasPlace ? 1 : 0;
+    } else if (weight * fieldsFactor(fields, body) > prev * fieldsFactor(out.fields[d]!, out.body[d]!)) {
+      out.weight[d] = weight; out.fields[d] = fields; out.body[d] = body;
+      // An alternative matched only in the title keeps the others' places.
+      if (hasPlace) { out.shown[d] = a + 1; out.placed[d] = 1; }
+    } else if (out.placed[d] === 0 && hasPlace) { out.shown[d] = a + 1; out.placed[d] = 1; }
   }
 
   /** Pages of the site holding every word of some alternative (a term's count, for its weight). */
@@ -432,9 +457,9 @@ export class SearchEngine {
     if (alts.length === 1 && alts[0]!.length === 1) return alts[0]![0]!.count;
     this.marks.next();
     let n = 0;
-    for (const words of alts) {
+    for (const [a, words] of alts.entries()) {
       const [first, ...rest] = words;
-      if (first === undefined) continue;
+      if (first === undefined || alts.slice(0, a).some((earlier) => sameWords(earlier, words))) continue;
       const at = new Int32Array(rest.length);
       for (let k = 0; k < first.count; k++) {
         const d = first.docs[k]!;
@@ -458,132 +483,75 @@ export class SearchEngine {
   private termMatches(term: Term, alts: TermWordHits, candidates: Int32Array): Matched {
     const out = this.matched.take();
     out.written = candidates;
-    const key = term.alternatives.map((alt) => alt.words.map(familyKey).join('+')).join('|');
-    let count = this.termCounts.get(key);
-    if (count === undefined) {
-      count = this.count(alts);
-      if (this.termCounts.size >= TERM_COUNTS) this.termCounts.clear();
-      this.termCounts.set(key, count);
-    }
-    out.count = count;
-    const { weight, fields: fieldsOf, body: bodyOf, shown, placed } = out;
+    out.count = this.termCount(term, alts);
+    const member = this.candidateMarks;
     alts.forEach((words, a) => {
-      const alt = term.alternatives[a]!;
-      if (words.length === 0) return;
+      const weight = term.alternatives[a]!.weight;
+      const first = words[0];
+      if (first === undefined) return;
+      // Words matching as an earlier alternative's do (a plural beside its singular), at no more
+      // weight, change nothing: on every page that one's match counts at least as much.
+      for (let b = 0; b < a; b++) if (term.alternatives[b]!.weight >= weight && sameWords(alts[b]!, words)) return;
       const at = new Int32Array(words.length);
-      // A join of the candidates and the words' pages, each list skipping ahead to the next page
-      // the others may share.
-      let i = 0;
-      join: while (i < candidates.length) {
-        const d = candidates[i]!;
-        let flags = 0;
-        let sum = 0;
-        for (let j = 0; j < words.length; j++) {
+      if (candidates.length * 8 < first.count) {
+        // Few candidates: a join of the candidates and the words' pages, each list skipping ahead
+        // to the next page the others may share.
+        let i = 0;
+        join: while (i < candidates.length) {
+          const d = candidates[i]!;
+          let flags = 0;
+          let sum = 0;
+          for (let j = 0; j < words.length; j++) {
+            const hits = words[j]!;
+            const c = (at[j] = advance(hits.docs, at[j]!, d));
+            if (c === hits.count) break join;
+            if (hits.docs[c] !== d) { i = advance(candidates, i, hits.docs[c]!); continue join; }
+            flags |= hits.flags[c]!;
+            sum += hits.scores[c]! / hits.top;
+          }
+          i++;
+          this.place(out, weight, a, d, flags, sum / words.length);
+        }
+        return;
+      }
+      // Most pages candidates: the first word's pages, each asked whether it is a candidate and
+      // looked for in the other words' pages.
+      scan: for (let k = 0; k < first.count; k++) {
+        const d = first.docs[k]!;
+        if (!member.has(d)) continue;
+        let flags = first.flags[k]!;
+        let sum = first.scores[k]! / first.top;
+        for (let j = 1; j < words.length; j++) {
           const hits = words[j]!;
           const c = (at[j] = advance(hits.docs, at[j]!, d));
-          if (c === hits.count) break join;
-          if (hits.docs[c] !== d) { i = advance(candidates, i, hits.docs[c]!); continue join; }
+          if (c === hits.count) break scan;
+          if (hits.docs[c] !== d) continue scan;
           flags |= hits.flags[c]!;
           sum += hits.scores[c]! / hits.top;
         }
-        i++;
-        const body = sum / words.length;
-        const fields = flags & (TITLE | HEADING);
-        const hasPlace = (flags & BODY) !== 0;
-        const prev = weight[d]!;
-        if (prev === 0) {
-          weight[d] = alt.weight; fieldsOf[d] = fields; bodyOf[d] = body; shown[d] = a + 1; placed[d] = hasPlace ? 1 : 0;
-        } else if (alt.weight * fieldsFactor(fields, body) > prev * fieldsFactor(fieldsOf[d]!, bodyOf[d]!)) {
-          weight[d] = alt.weight; fieldsOf[d] = fields; bodyOf[d] = body;
-          // An alternative matched only in the title keeps the others' places.
-          if (hasPlace) { shown[d] = a + 1; placed[d] = 1; }
-        } else if (placed[d] === 0 && hasPlace) { shown[d] = a + 1; placed[d] = 1; }
+        this.place(out, weight, a, d, flags, sum / words.length);
       }
     });
     return out;
   }
 
   /**
-   * The search of one query word: the prefix its family is looked up by, and its test of text
-   * words; memoized, as a response's excerpts ask again for the words its ranking looked up.
+   * How one query word is looked up: memoized, as a response's excerpts ask again for the words
+   * its ranking looked up.
    */
-  private readonly lookup = memoize((term: string): Lookup => {
-    const family = familyStems(term);
-    return {
-      prefix: commonPrefix(this.vocabulary.family(term)),
-      family,
-      keep: { word: (word: string) => anyIn(this.stems.of(word), family), max: MAX_POSITIONS },
-    };
-  }, LOOKUPS);
+  private readonly lookup = memoize((term: string): Lookup => this.maker.lookup(term), LOOKUPS);
 
   /**
-   * The pages that really match one query word (cached; looked up once per word): a matched
-   * position holds a word of its family, or its title or headings do. Words with the same stem
-   * family ("fontanero", "fontaneros") match the same pages: one entry serves both.
+   * A query word's answer (word-hits.ts): cached, else the one the build kept, else made from the
+   * postings. Words of one stem family share it.
    */
   private wordHits(term: string): WordHits {
     const key = familyKey(term);
     const cached = this.wordCache.get(key);
     if (cached !== undefined) return cached;
-    const { prefix, family, keep } = this.lookup(term);
-    const raw = this.index.hits(prefix, keep.word);
-    const { flags, scores } = this.scratch;
-    const found = new Int32Array(raw.count);
-    let n = 0;
-    for (let k = 0; k < raw.count; k++) {
-      const d = this.pages.docOf[raw.pages[k]!]!;
-      if (d < 0) continue;
-      flags[d] = PRESENT | (raw.kept![k]! !== 0 ? BODY : 0);
-      scores[d] = raw.scores[k]!;
-      found[n++] = d;
-    }
-    this.markField(this.data.titles, family, found.subarray(0, n), TITLE);
-    this.markField(this.data.heads, family, found.subarray(0, n), HEADING);
-    // Ascending page numbers: a scan of the pages when the word is on many of them, else a sort.
-    const sorted = n * 16 < flags.length ? found.subarray(0, n).sort() : undefined;
-    const end = sorted === undefined ? flags.length : n;
-    const hits: WordHits = { count: 0, docs: found, scores: new Float32Array(n), flags: new Uint8Array(n), top: 0, topical: new Int32Array(0) };
-    let count = 0;
-    let topical = 0;
-    let top = 0;
-    for (let i = 0; i < end; i++) {
-      const d = sorted === undefined ? i : sorted[i]!;
-      const f = flags[d]!;
-      if (f === 0) continue;
-      flags[d] = 0;
-      if (f === PRESENT) continue;
-      // `found` is rewritten in place: the pages kept, ascending, never ahead of the scan.
-      found[count] = d;
-      const score = (hits.scores[count] = scores[d]!);
-      hits.flags[count++] = f & ~PRESENT;
-      if (score > top) top = score;
-      if ((f & (TITLE | HEADING)) !== 0) topical++;
-    }
-    hits.count = count;
-    hits.docs = found.slice(0, count);
-    hits.scores = hits.scores.slice(0, count);
-    hits.flags = hits.flags.slice(0, count);
-    hits.topical = new Int32Array(topical);
-    for (let i = 0, t = 0; i < count; i++) if ((hits.flags[i]! & (TITLE | HEADING)) !== 0) hits.topical[t++] = hits.docs[i]!;
-    hits.top = top || 1;
+    const hits = this.kept?.get(key) ?? this.maker.make(this.lookup(term));
     if (!this.closed) this.wordCache.set(key, hits, hitsWeight(hits));
     return hits;
-  }
-
-  /**
-   * Adds `bit` to the flags of the pages in `found` whose `field` has a stem of `family`: from the
-   * stems' page lists when they are short beside the word's pages, else page by page.
-   */
-  private markField(field: PageStems, family: ReadonlySet<string>, found: Int32Array, bit: number): void {
-    const ids = field.idsOf(family);
-    const flags = this.scratch.flags;
-    let listed = 0;
-    for (const id of ids) listed += field.pagesWith(id).length;
-    if (listed <= 4 * found.length) {
-      for (const id of ids) for (const d of field.pagesWith(id)) if (flags[d] !== 0) flags[d] = flags[d]! | bit;
-    } else {
-      for (const d of found) if (field.hasAnyId(d, ids)) flags[d] = flags[d]! | bit;
-    }
   }
 
   /** Result `i` of an entry: its excerpt shows where the words of its matched alternatives are. */
@@ -649,15 +617,26 @@ export async function openSearch(searchDir: string, pages: PageInfos, cursorKey:
   ]);
   const lexicon = new Lexicon(compiled, { spanish, english }, stem);
   let index: TermSearch;
+  let kept: WordAnswers | undefined;
   try {
     index = await openPostingsSearch(searchDir);
+    try {
+      // Kept answers name every page of the build: of use only when the model returns them all.
+      if (memory.keptAnswers !== false && pages.size === sidecar.size) kept = await WordAnswers.open(searchDir);
+    } catch (err) {
+      await index.close();
+      throw err;
+    }
   } catch (err) {
     texts.close();
     throw err;
   }
   const vocabulary = new Vocabulary(sidecar.vocabularyData(), sidecar.size);
-  const engine = new SearchEngine(index, pagesOf(sidecar, pages, index.pageIds), { texts, titles, heads }, vocabulary, lexicon, new CursorCodec(cursorKey),
-    pages.size <= memory.warmMaxPages ? warmTermsOf(pages, vocabulary, lexicon.filler, WARM_CACHE_WORDS) : []);
+  const engine = new SearchEngine(index, pagesOf(sidecar, pages, index.pageIds), { texts, titles, heads }, vocabulary, lexicon, new CursorCodec(cursorKey), {
+    warmTerms: pages.size <= memory.warmMaxPages ? warmTermsOf(pages, vocabulary, lexicon.filler, WARM_CACHE_WORDS) : [],
+    rankedFirst: memory.rankedFirst,
+    kept,
+  });
   try {
     engine.warm();
   } catch (err) {

@@ -6,7 +6,7 @@
 import type { CitySlug } from '../schemas/cities.ts';
 import type { CompiledLexicon } from '../schemas/lexicon.ts';
 import type { BloomFilter } from './bloom.ts';
-import { byLength, near, withinOneEdit } from './vocabulary.ts';
+import { EditIndex, withinOneEdit } from './vocabulary.ts';
 
 export interface Phrase<T> { words: readonly string[]; value: T }
 
@@ -61,7 +61,7 @@ export class Lexicon {
   /** Every word the lexicon uses: such a word is never a typo of something else. */
   private readonly known = new Set<string>();
   /** Known words a typo may be corrected to (four letters or more, no filler), by length. */
-  private readonly correctable: Map<number, string[]>;
+  private readonly correctable: EditIndex;
   private readonly onePlaceWords: Array<Phrase<readonly CitySlug[]>>;
 
   constructor(compiled: CompiledLexicon, private readonly realWords: { spanish: BloomFilter; english: BloomFilter }, stemOf: (w: string) => string) {
@@ -90,7 +90,7 @@ export class Lexicon {
     for (const [p] of compiled.places) for (const w of p) this.known.add(w);
     for (const w of [...compiled.filler, ...compiled.rooms]) this.known.add(w);
     for (const p of compiled.not_offered) for (const w of p) this.known.add(w);
-    this.correctable = byLength([...this.known].filter((k) => k.length >= 4 && !this.filler.has(k)));
+    this.correctable = new EditIndex([...this.known].filter((k) => k.length >= 4 && !this.filler.has(k)));
   }
 
   /** The rewrites applied left to right; a phrase naming what the site does not offer is left as typed ("moving company"). */
@@ -131,7 +131,7 @@ export class Lexicon {
   /** A lexicon word one edit from `word` ("retrte" → "retrete"), for words the site does not use. */
   correct(word: string): string | undefined {
     let best: string | undefined;
-    for (const k of near(this.correctable, word.length)) if (withinOneEdit(word, k) && (best === undefined || k < best)) best = k;
+    for (const k of this.correctable.within(word)) if (best === undefined || k < best) best = k;
     return best;
   }
 }

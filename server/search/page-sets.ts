@@ -18,9 +18,12 @@ export class Marks {
 
   /** The pages marked in this round, ascending. */
   marked(): Int32Array {
-    const out: number[] = [];
-    for (let d = 0; d < this.marks.length; d++) if (this.marks[d] === this.round) out.push(d);
-    return Int32Array.from(out);
+    const { marks, round } = this;
+    let n = 0;
+    for (let d = 0; d < marks.length; d++) if (marks[d] === round) n++;
+    const out = new Int32Array(n);
+    for (let d = 0, k = 0; k < n; d++) if (marks[d] === round) out[k++] = d;
+    return out;
   }
 
   /** Marks page `d`; whether it was not marked yet. */
@@ -28,6 +31,17 @@ export class Marks {
     if (this.marks[d] === this.round) return false;
     this.marks[d] = this.round;
     return true;
+  }
+
+  /** Marks every page of `list`. */
+  markAll(list: Int32Array): void {
+    const { marks, round } = this;
+    for (let i = 0; i < list.length; i++) marks[list[i]!] = round;
+  }
+
+  /** Whether page `d` is marked in this round. */
+  has(d: number): boolean {
+    return this.marks[d] === this.round;
   }
 }
 

@@ -80,6 +80,13 @@ export class PostingsSearch implements TermSearch {
     return this.columns.positions(term, page, keep);
   }
 
+  /** Bytes of the summaries `hits(term)` reads and scores: what its answer costs to make. */
+  summaryBytes(term: string): number {
+    let bytes = 0;
+    for (const w of termWords(this.index, term)?.words ?? []) bytes += this.index.part(w, 2) - this.index.part(w, 1);
+    return bytes;
+  }
+
   /** Pagefind's full answer for `term`, a single word: every page's positions (the reference of `hits` and `positions`). */
   searchNow(term: string, keep?: Keep): RawHit[] {
     const t = termWords(this.index, term);

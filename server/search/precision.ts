@@ -29,7 +29,10 @@ export const TOPICAL = 0.15;
  */
 export function isAnswer(covered: number, topical: number, unknown: number, total: number, named: boolean): boolean {
   if (!atLeast(MIN_SHARE, covered + unknown, covered)) return false;
-  return named || (atLeast(MIN_COVERAGE, total, covered) && atLeast(TOPICAL, total, topical));
+  return named || (atLeast(MIN_COVERAGE, total, covered) && isTopical(topical, total));
 }
+
+/** Whether `topical` of the query's weight `total`, matched in titles, headings or descriptions, is enough for a page no intent names. */
+export const isTopical = (topical: number, total: number) => atLeast(TOPICAL, total, topical);
 
 const atLeast = (share: number, of: number, value: number) => value > 0 && value >= share * of - 1e-9;

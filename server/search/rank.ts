@@ -18,7 +18,7 @@
  */
 import type { CitySlug, CityFilter } from '../schemas/cities.ts';
 import type { Analysis } from './analyze.ts';
-import { isAnswer } from './precision.ts';
+import { isAnswer, isTopical } from './precision.ts';
 import { fieldFactor, idf, INTENT_CREDIT, INTENT_PER_WORD, SERVICE_NAME, SOFT } from './weights.ts';
 
 /** The pages a ranking may return, by page number. */
@@ -122,42 +122,139 @@ export function namedPages(analysis: Analysis, docs: RankDocs, city: CityFilter)
 const URL_BITS = 2 ** 20;
 const SCORE_LIMIT = 2 ** 30;
 
-/** Pages sorted by tier (high first), score in thousandths (high first), then URL order. */
-function order(docs: RankDocs, pages: Int32Array, tier: Uint8Array, score: Int32Array): Int32Array {
+/**
+ * The first `limit` pages sorted by tier (high first), score in thousandths (high first), then URL
+ * order. Beyond a few times `limit` the first ones are picked with a bounded heap before sorting:
+ * a common word makes every page of a large site a candidate, and sorting them all costs more
+ * than the rest of a search (note 22).
+ */
+function order(docs: RankDocs, pages: Int32Array, tier: Uint8Array, score: Int32Array, limit: number): Int32Array {
   const n = pages.length;
-  const out = new Int32Array(n);
   let packable = docs.byUrl.length <= URL_BITS;
   for (let i = 0; i < n && packable; i++) packable = score[i]! < SCORE_LIMIT;
-  if (packable) {
-    const keys = new Float64Array(n);
-    for (let i = 0; i < n; i++) keys[i] = ((3 - tier[i]!) * SCORE_LIMIT + (SCORE_LIMIT - 1 - score[i]!)) * URL_BITS + docs.urlRank[pages[i]!]!;
-    keys.sort();
-    for (let i = 0; i < n; i++) out[i] = docs.byUrl[keys[i]! % URL_BITS]!;
-  } else {
+  if (!packable) {
     const idx = Array.from({ length: n }, (_, i) => i);
     idx.sort((a, b) => tier[b]! - tier[a]! || score[b]! - score[a]! || docs.urlRank[pages[a]!]! - docs.urlRank[pages[b]!]!);
-    idx.forEach((k, i) => { out[i] = pages[k]!; });
+    return Int32Array.from(idx.slice(0, limit), (k) => pages[k]!);
+  }
+  const key = (i: number) => ((3 - tier[i]!) * SCORE_LIMIT + (SCORE_LIMIT - 1 - score[i]!)) * URL_BITS + docs.urlRank[pages[i]!]!;
+  const keys = n > SELECT_FACTOR * limit ? smallest(n, limit, key) : Float64Array.from({ length: n }, (_, i) => key(i));
+  keys.sort();
+  const out = new Int32Array(Math.min(limit, keys.length));
+  for (let i = 0; i < out.length; i++) out[i] = docs.byUrl[keys[i]! % URL_BITS]!;
+  return out;
+}
+
+/** Candidate sets past this many times the pages asked for are cut with a heap, not sorted whole. */
+const SELECT_FACTOR = 4;
+
+/** The `k` smallest of `key(0..n-1)` (distinct numbers), unordered: a max-heap of the best so far. */
+function smallest(n: number, k: number, key: (i: number) => number): Float64Array {
+  const heap = new Float64Array(k);
+  for (let i = 0; i < k; i++) {
+    // Sift up.
+    let c = i;
+    const v = key(i);
+    while (c > 0) {
+      const p = (c - 1) >> 1;
+      if (heap[p]! >= v) break;
+      heap[c] = heap[p]!;
+      c = p;
+    }
+    heap[c] = v;
+  }
+  for (let i = k; i < n; i++) {
+    const v = key(i);
+    if (v >= heap[0]!) continue;
+    // Replace the largest and sift down.
+    let c = 0;
+    for (;;) {
+      let child = 2 * c + 1;
+      if (child >= k) break;
+      if (child + 1 < k && heap[child + 1]! > heap[child]!) child++;
+      if (heap[child]! <= v) break;
+      heap[c] = heap[child]!;
+      c = child;
+    }
+    heap[c] = v;
+  }
+  return heap;
+}
+
+/** A ranking's first pages and how many pages answer in all. */
+export interface Ranked {
+  /** The first `limit` pages that answer, best first (by page number; the order above). */
+  readonly pages: Int32Array;
+  /** How many pages answer. */
+  readonly total: number;
+}
+
+/**
+ * Each topic term's weight (its inverse page frequency: `counts` are the pages it matches on the
+ * site) and the query's total weight, its unknown words included.
+ */
+export function termWeights(analysis: Analysis, counts: readonly number[], pages: number): { weights: number[]; unknown: number; total: number } {
+  const weights = counts.map((count) => idf(count, pages));
+  const unknown = analysis.unknown.reduce((sum, u) => sum + u.weight, 0) * idf(0, pages);
+  return { weights, unknown, total: weights.reduce((a, b) => a + b, 0) + unknown };
+}
+
+/**
+ * Whether each topic term's title, heading and description pages need ranking: a page no intent
+ * names is an answer only with TOPICAL of the query's weight matched there (precision.ts), so the
+ * pages of the lightest terms, together short of it, are answers only through a heavier term's
+ * match, and are among its pages. On a large site a template word is in every page's headings.
+ */
+export function topicalTerms(weights: readonly number[], total: number): boolean[] {
+  const out = weights.map(() => true);
+  let light = 0;
+  for (const k of weights.map((_, i) => i).sort((a, b) => weights[a]! - weights[b]!)) {
+    // A margin past the rule's own tolerance: sums in another order round otherwise.
+    if (isTopical(light + weights[k]! + 1e-9, total)) break;
+    light += weights[k]!;
+    out[k] = false;
   }
   return out;
 }
 
-/** The pages that answer, best first (by page number; the order above). */
-export function rank({ analysis, terms, soft, docs, pages, city, named, candidates }: RankInput): Int32Array {
-  const wanted = wantedCities(analysis, city);
-  const weights = terms.map((m) => idf(m.count, pages));
-  const softWeights = soft.map((m) => idf(m.count, pages));
-  const unknown = analysis.unknown.reduce((sum, u) => sum + u.weight, 0) * idf(0, pages);
-  const total = weights.reduce((a, b) => a + b, 0) + unknown;
+/** Each city's pages and their scores when the query names only places (the city page first), once per model's pages. */
+const cityPagesOf = new WeakMap<RankDocs, Map<string, { list: number[]; scores: number[] }>>();
 
-  if (analysis.terms.length === 0 && analysis.intents.length === 0) {
-    if (analysis.unknown.length > 0 || wanted.length === 0) return order(docs, new Int32Array(0), new Uint8Array(0), new Int32Array(0));
-    const found: number[] = [];
-    const scores: number[] = [];
+function cityPages(docs: RankDocs): Map<string, { list: number[]; scores: number[] }> {
+  let byCity = cityPagesOf.get(docs);
+  if (byCity === undefined) {
+    byCity = new Map();
     for (const [path, d] of docs.byPath) {
       const c = docs.city[d];
-      if (c !== undefined && c !== '' && wanted.includes(c)) { found.push(d); scores.push(path.startsWith('/ciudades/') ? 1000 : 0); }
+      if (c === undefined || c === '') continue;
+      let pages = byCity.get(c);
+      if (pages === undefined) byCity.set(c, pages = { list: [], scores: [] });
+      pages.list.push(d);
+      pages.scores.push(path.startsWith('/ciudades/') ? 1000 : 0);
     }
-    return order(docs, Int32Array.from(found), new Uint8Array(found.length).fill(1), Int32Array.from(scores));
+    cityPagesOf.set(docs, byCity);
+  }
+  return byCity;
+}
+
+/** The pages that answer, best first (by page number; the order above): the first `limit` of them, and their number. */
+export function rank({ analysis, terms, soft, docs, pages, city, named, candidates }: RankInput, limit: number): Ranked {
+  const wanted = wantedCities(analysis, city);
+  const { weights, unknown, total } = termWeights(analysis, terms.map((m) => m.count), pages);
+  const softWeights = soft.map((m) => idf(m.count, pages));
+
+  if (analysis.terms.length === 0 && analysis.intents.length === 0) {
+    if (analysis.unknown.length > 0 || wanted.length === 0) return { pages: new Int32Array(0), total: 0 };
+    const found: number[] = [];
+    const scores: number[] = [];
+    const byCity = cityPages(docs);
+    for (const c of new Set(wanted)) {
+      const pages = byCity.get(c);
+      if (pages === undefined) continue;
+      for (const d of pages.list) found.push(d);
+      for (const s of pages.scores) scores.push(s);
+    }
+    return { pages: order(docs, Int32Array.from(found), new Uint8Array(found.length).fill(1), Int32Array.from(scores), limit), total: found.length };
   }
 
   // Each page once: the pages intents name first, then the candidates not seen yet.
@@ -206,5 +303,5 @@ export function rank({ analysis, terms, soft, docs, pages, city, named, candidat
     seen[d] = 1;
     if (allowedIn(docs, wanted, d)) consider(d, undefined);
   }
-  return order(docs, found.subarray(0, n), tiers.subarray(0, n), scores.subarray(0, n));
+  return { pages: order(docs, found.subarray(0, n), tiers.subarray(0, n), scores.subarray(0, n), limit), total: n };
 }

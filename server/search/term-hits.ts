@@ -26,6 +26,8 @@ export const MASK_FIELDS = 30;
 const KEEP_SCORES = 1 << 20;
 /** Bound of the parsed heads kept (about four times their bytes on disk). */
 const HEAD_CACHE_BYTES = 4 << 20;
+/** Bound of the summary blocks kept for positions(). */
+const BLOCK_CACHE_BYTES = 4 << 20;
 /** Page marks in a search: seen, and seen with a shared position. */
 const SEEN = 1;
 const SLOW = 2;
@@ -73,6 +75,8 @@ export class TermColumns {
   private order: number[] = [];
   /** Parsed heads of the words asked for lately: positions() is asked for several pages of a term. */
   private readonly heads = new Lru<number, RecordHead>(HEAD_CACHE_BYTES);
+  /** Summary blocks positions() read lately, by where they start (`block`). */
+  private readonly blocks = new Lru<number, Buffer>(BLOCK_CACHE_BYTES);
 
   constructor(private readonly index: PostingsIndex, private readonly avgLength: number) {
     const n = index.header.pages;
@@ -307,6 +311,22 @@ export class TermColumns {
     return { count, pages, scores: out, kept };
   }
 
+  /**
+   * Summary bytes `from` up to `to` of the records: a block of entries, kept for the next calls. A
+   * short prefix finds dozens of rare words, each one block, read again for every page shown.
+   */
+  private block(from: number, to: number): Buffer {
+    let bytes = this.blocks.get(from);
+    if (bytes === undefined || bytes.length !== to - from) {
+      // Its own memory: a small read is a slice of a shared pool, which a kept slice would hold.
+      const read = this.index.read(from, to);
+      bytes = Buffer.allocUnsafeSlow(read.length);
+      read.copy(bytes);
+      this.blocks.set(from, bytes, 64 + bytes.length);
+    }
+    return bytes;
+  }
+
   positions(term: string, page: number, keep: Keep): number[] {
     const t = termWords(this.index, term);
     if (t === undefined || page < 0 || page >= this.pageCount) return [];
@@ -337,7 +357,7 @@ export class TermColumns {
         if (c < first) continue;
         const from = head.checkpointSummary[c]!;
         const to = c + 1 < checkpoints ? head.checkpointSummary[c + 1]! : locationsAt - summaryAt;
-        const v = new Varints(index.read(summaryAt + from, summaryAt + to));
+        const v = new Varints(this.block(summaryAt + from, summaryAt + to));
         const block = Math.min(RECORD_BLOCK, head.counts[list]! - (c - first) * RECORD_BLOCK);
         let p = head.checkpointPage[c]!;
         let loc = head.checkpointLocations[c]!;

@@ -47,19 +47,51 @@ export function withinOneEdit(a: string, b: string): boolean {
   return la > lb ? sameRest(a, b, i + 1, i) : sameRest(a, b, i, i + 1);
 }
 
-/** Strings grouped by length, so an edit-distance scan only reads lengths n-1..n+1. */
-export function byLength(list: Iterable<string>): Map<number, string[]> {
-  const out = new Map<number, string[]>();
-  for (const w of list) {
-    const bucket = out.get(w.length);
-    if (bucket === undefined) out.set(w.length, [w]);
-    else bucket.push(w);
-  }
-  return out;
+/** A bit per letter a string holds (by its code's low five bits: a–z get one each). */
+function letterMask(s: string): number {
+  let mask = 0;
+  for (let i = 0; i < s.length; i++) mask |= 1 << (s.charCodeAt(i) & 31);
+  return mask;
 }
 
-export function* near(buckets: ReadonlyMap<number, readonly string[]>, n: number): Iterable<string> {
-  for (let l = n - 1; l <= n + 1; l++) yield* buckets.get(l) ?? [];
+function bitCount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/**
+ * Strings grouped by length with the letters each holds, for finding those one edit from a word:
+ * only lengths n-1..n+1 are read, and of them only strings whose letters differ from the word's
+ * in at most two (one edit adds a letter, drops one, or both) are compared.
+ */
+export class EditIndex {
+  private readonly buckets = new Map<number, { strings: string[]; masks: Int32Array }>();
+
+  constructor(list: Iterable<string>) {
+    const byLength = new Map<number, string[]>();
+    for (const w of list) {
+      const bucket = byLength.get(w.length);
+      if (bucket === undefined) byLength.set(w.length, [w]);
+      else bucket.push(w);
+    }
+    for (const [n, strings] of byLength) this.buckets.set(n, { strings, masks: Int32Array.from(strings, letterMask) });
+  }
+
+  /** The strings one edit or less from `t` (withinOneEdit). */
+  within(t: string): string[] {
+    const mask = letterMask(t);
+    const out: string[] = [];
+    for (let n = t.length - 1; n <= t.length + 1; n++) {
+      const bucket = this.buckets.get(n);
+      if (bucket === undefined) continue;
+      const { strings, masks } = bucket;
+      for (let i = 0; i < strings.length; i++) {
+        if (bitCount(masks[i]! ^ mask) <= 2 && withinOneEdit(t, strings[i]!)) out.push(strings[i]!);
+      }
+    }
+    return out;
+  }
 }
 
 /** Strings by number: a column of the sidecar, or an array. */
@@ -121,8 +153,8 @@ function dataOf(entries: Iterable<readonly [string, number, string?]>): Vocabula
 
 export class Vocabulary {
   private readonly data: VocabularyData;
-  /** For typo correction, made on its first use: every word's string, by length. */
-  private lengths: { words: Map<number, string[]>; stems: Map<number, string[]> } | undefined;
+  /** For typo correction, made on its first use (or at `prepare`): every word and stem. */
+  private edits: { words: EditIndex; stems: EditIndex } | undefined;
   /** correct() answers, bounded: a query word is looked up on every search that has it. */
   private readonly corrections = new Map<string, string | null>();
 
@@ -204,28 +236,27 @@ export class Vocabulary {
     return known ?? undefined;
   }
 
-  private byLength() {
-    if (this.lengths === undefined) {
+  /** Makes what typo correction reads, so the first misspelt query does not wait for it. */
+  prepare(): { words: EditIndex; stems: EditIndex } {
+    if (this.edits === undefined) {
       const { stemIds, byStemStarts } = this.data;
       // Stems with words only: the list holds the stems of titles and headings too.
       const stems = [...stemIds].filter(([, n]) => byStemStarts[n + 1]! > byStemStarts[n]!).map(([s]) => s);
-      this.lengths = { words: byLength(this.words()), stems: byLength(stems) };
+      this.edits = { words: new EditIndex(this.words()), stems: new EditIndex(stems) };
     }
-    return this.lengths;
+    return this.edits;
   }
 
   private closest(t: string): string | undefined {
-    const lengths = this.byLength();
+    const edits = this.prepare();
     let best: string | undefined;
-    for (const w of near(lengths.words, t.length)) {
-      if (withinOneEdit(t, w) && (best === undefined || this.rank(w, best) < 0)) best = w;
-    }
+    for (const w of edits.words.within(t)) if (best === undefined || this.rank(w, best) < 0) best = w;
     if (best !== undefined) return best;
     const st = stem(t);
     if (st.length < MIN_BASE) return undefined;
     const { stemIds, byStemStarts, byStem } = this.data;
-    for (const s of near(lengths.stems, st.length)) {
-      if (s.length < MIN_BASE || !withinOneEdit(st, s)) continue;
+    for (const s of edits.stems.within(st)) {
+      if (s.length < MIN_BASE) continue;
       const w = this.data.words.get(byStem[byStemStarts[stemIds.get(s)!]!]!);
       if (best === undefined || this.rank(w, best) < 0) best = w;
     }

@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { stem } from '../../../server/search/stem-es.ts';
 import { fold, words, wordsByDefinition } from '../../../server/search/text.ts';
-import { familyStems, Vocabulary, withinOneEdit } from '../../../server/search/vocabulary.ts';
+import { EditIndex, familyStems, Vocabulary, withinOneEdit } from '../../../server/search/vocabulary.ts';
 
 test('folding drops case and diacritics, words split on anything else', () => {
   assert.is(fold('Fontanería CORUÑA Güero'), 'fontaneria coruna guero');
@@ -80,6 +80,33 @@ test('one edit: insertion, deletion, substitution or swap', () => {
   assert.ok(withinOneEdit('cerrajeor', 'cerrajero'));
   assert.not.ok(withinOneEdit('cerrjro', 'cerrajero'));
   assert.not.ok(withinOneEdit('cerrajoer', 'cerrajero'));
+});
+
+test('the edit index finds exactly the strings one edit away, letters of any kind included', () => {
+  const alphabet = [...'aeiounrstlcdmpñáéü019-'];
+  let seed = 11;
+  const random = (n: number) => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed % n; };
+  const word = () => Array.from({ length: 3 + random(6) }, () => alphabet[random(alphabet.length)]).join('');
+  const edit = (w: string) => {
+    const i = random(w.length);
+    const c = alphabet[random(alphabet.length)]!;
+    switch (random(4)) {
+      case 0: return w.slice(0, i) + c + w.slice(i);
+      case 1: return w.slice(0, i) + w.slice(i + 1);
+      case 2: return w.slice(0, i) + c + w.slice(i + 1);
+      default: return w.slice(0, i) + (w[i + 1] ?? '') + w[i] + w.slice(i + 2);
+    }
+  };
+  const list = [...new Set(Array.from({ length: 3000 }, word))];
+  const index = new EditIndex(list);
+  let found = 0;
+  for (let k = 0; k < 600; k++) {
+    const t = k % 2 === 0 ? edit(list[random(list.length)]!) : word();
+    const expected = list.filter((w) => withinOneEdit(t, w));
+    assert.equal(index.within(t).sort(), expected.sort(), t);
+    found += expected.length;
+  }
+  assert.ok(found > 300, `the queries have neighbours (${found})`);
 });
 
 const vocabulary = new Vocabulary([

@@ -1,7 +1,8 @@
 /**
  * What an engine holds may be bounded as tightly as wanted without changing one answer: an engine
- * that keeps no page text (every text read back from texts.txt) and warms no word gives exactly
- * the responses of one with the default bounds, cursors included.
+ * that keeps no page text (every text read back from texts.txt), warms no word and puts only the
+ * first two pages of a ranking in order (a request past them ranks the query again in full) gives
+ * exactly the responses of one with the default bounds, cursors included.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -23,7 +24,7 @@ let tight: SearchEngine;
 test.before(async () => {
   built = await buildFixtureIndex();
   roomy = await openSearch(built.dir, pageInfo(built.pages), FIXTURE_CURSOR_KEY);
-  tight = await openSearch(built.dir, pageInfo(built.pages), FIXTURE_CURSOR_KEY, { textCacheBytes: 1, warmMaxPages: 0 });
+  tight = await openSearch(built.dir, pageInfo(built.pages), FIXTURE_CURSOR_KEY, { textCacheBytes: 1, warmMaxPages: 0, rankedFirst: 2 });
 });
 
 test.after(async () => {

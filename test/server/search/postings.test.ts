@@ -13,7 +13,7 @@
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { commonPrefix } from '../../../server/search/engine.ts';
+import { commonPrefix } from '../../../server/search/word-hits.ts';
 import { PAGEFIND_DIR, readIndexedPages, readSidecar, type Sidecar } from '../../../server/search/sidecar.ts';
 import { averagePageLength, diacriticBonus, idf, lengthBonus, metaBoost, wordScore } from '../../../server/search/pagefind-score.ts';
 import { PostingsIndex } from '../../../server/search/postings-index.ts';

@@ -43,7 +43,7 @@ function run(a: Analysis, terms: Array<Array<[string, Hit]>>, city: CityFilter =
   // Every page a term matched is a candidate: rank itself keeps the answers.
   const candidates = Int32Array.from(new Set(terms.flat().map(([p]) => at(p))));
   const named = namedPages(a, docs, city);
-  return [...rank({ analysis: a, terms: terms.map(matches), soft: [], docs, pages: PATHS.length, city, named, candidates })].map((d) => PATHS[d]![0]);
+  return [...rank({ analysis: a, terms: terms.map(matches), soft: [], docs, pages: PATHS.length, city, named, candidates }, Infinity).pages].map((d) => PATHS[d]![0]);
 }
 
 test('a title match outranks a heading match, which outranks a body match', () => {
@@ -99,4 +99,30 @@ test('ties break by URL, so the order is stable', () => {
   assert.equal(got, ['/servicios/cerrajeria/madrid/', '/servicios/cerrajeria/vigo/']);
 });
 
+
+test('the first pages of a large candidate set are those of its full order, ties in URL order', () => {
+  // 20,000 pages in a shuffled URL order, scores from few values so that most pages tie.
+  const n = 20_000;
+  const paths = Array.from({ length: n }, (_, i) => `/p/${(i * 7919) % n}/`);
+  const byUrlBig = Int32Array.from(paths.keys()).sort((a, b) => (paths[a]! < paths[b]! ? -1 : 1));
+  const urlRankBig = new Int32Array(n);
+  byUrlBig.forEach((d, k) => { urlRankBig[d] = k; });
+  const big: RankDocs = { byPath: new Map(paths.map((p, d) => [p, d])), city: paths.map(() => ''), urlRank: urlRankBig, byUrl: byUrlBig };
+  const m = { count: n, weight: new Float64Array(n).fill(1), fields: new Uint8Array(n), body: new Float64Array(n) };
+  for (let d = 0; d < n; d++) { m.fields[d] = d % 3 === 0 ? TITLE : HEADING; m.body[d] = ((d * 31) % 5) / 4; }
+  const input = { analysis: analysis({ terms: [term('reforma')] }), terms: [m], soft: [], docs: big, pages: n, city: 'todas' as const, named: new Map(), candidates: Int32Array.from(big.byUrl).sort() };
+  const full = rank(input, Infinity);
+  assert.is(full.total, n);
+  assert.is(full.pages.length, n);
+  for (const k of [1, 25, 256, 4_999, 5_000, 5_001]) {
+    const first = rank(input, k);
+    assert.is(first.total, n);
+    assert.equal([...first.pages], [...full.pages.subarray(0, k)], `first ${k}`);
+  }
+  // In the full order: title pages first, then by body score, equal scores by URL.
+  for (let i = 1; i < n; i++) {
+    const [a, b] = [full.pages[i - 1]!, full.pages[i]!];
+    if (m.fields[a] === m.fields[b] && m.body[a] === m.body[b]) assert.ok(urlRankBig[a]! < urlRankBig[b]!);
+  }
+});
 test.run();

@@ -1,0 +1,153 @@
+/**
+ * The answers of common words, kept by the build (word-hits.ts): on a large site a word on tens of
+ * thousands of pages costs tens of milliseconds to answer from the postings — every word its
+ * prefix finds is scored on every page, as Pagefind scores them — and reading its answer costs a
+ * fraction of one (note 22). The build writes, for every word family whose answer reads at least
+ * KEPT_MIN_BYTES of postings summaries (a common word, or a rare one whose prefix is shared by
+ * common ones), the columns the engine would make, and a server reads one when a query first
+ * needs it, by a positioned read on a descriptor held open, as it reads page texts.
+ *
+ * Two files in `search/`: `word-answers.bin` (binary-file.ts), per answer its family key, hit
+ * count, offset in the data and top score; `word-answers.dat`, per answer its pages (i32), scores
+ * (f32) and flags (u8), little-endian, each answer 8-byte aligned.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { encodeStrings, readBinaryFile, StringColumn, writeBinaryFile, type BinaryKind } from '../read-model/binary-file.ts';
+import { readInto } from '../read-model/read-at.ts';
+import { openPostingsSearch } from './postings-search.ts';
+import { readSidecar } from './sidecar.ts';
+import { Vocabulary } from './vocabulary.ts';
+import { familyKey, wordHits, WordHitsMaker, type WordHits } from './word-hits.ts';
+
+export const WORD_ANSWERS_FILE = 'word-answers.bin';
+export const WORD_ANSWERS_DATA_FILE = 'word-answers.dat';
+export const WORD_ANSWERS_KIND: BinaryKind = { magic: 'AGWORDAN', format: 1 };
+/** Word families whose answer reads this many bytes of summaries or more are kept by the build (about a millisecond to make). */
+export const KEPT_MIN_BYTES = 16 * 1024;
+
+const S = { head: 0, keyEnds: 1, keyHeap: 2, counts: 3, offsets: 4, tops: 5 } as const;
+const HeadSchema = z.object({ answers: z.number().int().nonnegative(), data_bytes: z.number().int().nonnegative() }).strict();
+
+const pad8 = (n: number) => (n + 7) & ~7;
+/** Bytes of an answer of `count` hits in the data file, padded. */
+const answerBytes = (count: number) => pad8(9 * count);
+
+/** Sidecar page number by postings page number, for a server that returns every page. */
+export function docOfAll(sidecarIds: readonly string[], pageIds: readonly string[]): Int32Array {
+  const byId = new Map(sidecarIds.map((id, d) => [id, d]));
+  return Int32Array.from(pageIds, (id) => byId.get(id) ?? -1);
+}
+
+/**
+ * Writes the answers of the word families of the build in `searchDir` (its postings and sidecar
+ * written) that read at least `minBytes` of summaries, in family-key order; returns how many.
+ */
+export async function writeWordAnswers(searchDir: string, minBytes = KEPT_MIN_BYTES): Promise<{ answers: number; bytes: number }> {
+  const sidecar = await readSidecar(searchDir);
+  const index = await openPostingsSearch(searchDir);
+  const data = fs.openSync(path.join(searchDir, WORD_ANSWERS_DATA_FILE), 'w');
+  try {
+    const vocabulary = new Vocabulary(sidecar.vocabularyData(), sidecar.size);
+    const { titles, heads } = sidecar.stems();
+    const ids = Array.from({ length: sidecar.size }, (_, d) => sidecar.id(d));
+    const maker = new WordHitsMaker({ index, vocabulary, titles, heads, docOf: docOfAll(ids, index.pageIds), pages: sidecar.size });
+    const families = new Map<string, string>();
+    const seen = new Set<string>();
+    for (const w of vocabulary.words()) {
+      const key = familyKey(w);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (index.summaryBytes(maker.lookup(w).prefix) >= minBytes) families.set(key, w);
+    }
+    const keys = [...families.keys()].sort();
+    const counts = new Uint32Array(keys.length);
+    const offsets = new Float64Array(keys.length);
+    const tops = new Float64Array(keys.length);
+    let at = 0;
+    keys.forEach((key, i) => {
+      const hits = maker.make(maker.lookup(families.get(key)!));
+      const bytes = Buffer.alloc(answerBytes(hits.count));
+      Buffer.from(hits.docs.buffer, hits.docs.byteOffset, 4 * hits.count).copy(bytes, 0);
+      Buffer.from(hits.scores.buffer, hits.scores.byteOffset, 4 * hits.count).copy(bytes, 4 * hits.count);
+      Buffer.from(hits.flags.buffer, hits.flags.byteOffset, hits.count).copy(bytes, 8 * hits.count);
+      fs.writeSync(data, bytes, 0, bytes.length, at);
+      counts[i] = hits.count;
+      offsets[i] = at;
+      tops[i] = hits.top;
+      at += bytes.length;
+    });
+    const strings = encodeStrings(keys);
+    writeBinaryFile(path.join(searchDir, WORD_ANSWERS_FILE), WORD_ANSWERS_KIND, [
+      Buffer.from(JSON.stringify({ answers: keys.length, data_bytes: at })), strings.ends, strings.heap,
+      new Uint8Array(counts.buffer), new Uint8Array(offsets.buffer), new Uint8Array(tops.buffer),
+    ]);
+    return { answers: keys.length, bytes: at };
+  } finally {
+    fs.closeSync(data);
+    await index.close();
+  }
+}
+
+/** The answers a build kept, read one at a time. */
+export class WordAnswers {
+  private fd: number | null;
+  private readonly at = new Map<string, number>();
+
+  private constructor(
+    file: string,
+    private readonly counts: Uint32Array,
+    private readonly offsets: Float64Array,
+    private readonly tops: Float64Array,
+    keys: StringColumn,
+  ) {
+    for (let i = 0; i < keys.size; i++) this.at.set(keys.get(i), i);
+    this.fd = fs.openSync(file, 'r');
+  }
+
+  /** The kept answers of the build in `searchDir`; undefined when it kept none (a build without the files). */
+  static async open(searchDir: string): Promise<WordAnswers | undefined> {
+    const indexFile = path.join(searchDir, WORD_ANSWERS_FILE);
+    if (!fs.existsSync(indexFile)) return undefined;
+    const file = await readBinaryFile(indexFile, WORD_ANSWERS_KIND);
+    const { answers, data_bytes: dataBytes } = file.head(S.head, HeadSchema);
+    const name = file.label;
+    const keys = new StringColumn(file.u32(S.keyEnds, answers + 1), file.bytes(S.keyHeap), name);
+    const counts = file.u32(S.counts, answers);
+    const offsets = file.f64(S.offsets, answers);
+    const tops = file.f64(S.tops, answers);
+    const dataFile = path.join(searchDir, WORD_ANSWERS_DATA_FILE);
+    const size = fs.statSync(dataFile).size;
+    if (size !== dataBytes) throw new Error(`${name}: ${WORD_ANSWERS_DATA_FILE} holds ${size} bytes, not ${dataBytes}`);
+    for (let i = 0; i < answers; i++) {
+      if (offsets[i]! % 8 !== 0 || offsets[i]! + answerBytes(counts[i]!) > dataBytes) throw new Error(`${name}: answer ${i} lies outside ${WORD_ANSWERS_DATA_FILE}`);
+    }
+    return new WordAnswers(dataFile, counts, offsets, tops, keys);
+  }
+
+  get size(): number {
+    return this.at.size;
+  }
+
+  /** The kept answer of the family `key` (word-hits.ts `familyKey`), or undefined. */
+  get(key: string): WordHits | undefined {
+    const i = this.at.get(key);
+    if (i === undefined) return undefined;
+    if (this.fd === null) throw new Error('word answers are closed');
+    const count = this.counts[i]!;
+    // Not zeroed, nor from the shared pool: the views below need the whole of its memory.
+    const bytes = Buffer.allocUnsafeSlow(answerBytes(count));
+    if (readInto(this.fd, bytes, bytes.length, this.offsets[i]!) < bytes.length) throw new Error(`${WORD_ANSWERS_DATA_FILE}: answer ${i} is cut short`);
+    const buffer = bytes.buffer;
+    const base = bytes.byteOffset;
+    return wordHits(
+      new Int32Array(buffer, base, count), new Float32Array(buffer, base + 4 * count, count), new Uint8Array(buffer, base + 8 * count, count), this.tops[i]!);
+  }
+
+  close(): void {
+    if (this.fd === null) return;
+    fs.closeSync(this.fd);
+    this.fd = null;
+  }
+}
