@@ -129,25 +129,37 @@ export async function startChild(name: string, entry: string, env: Record<string
 
 /**
  * What `npm start` runs once the server is bundled (package.json `scripts.start`:
- * `node --import tsx scripts/bundle-server.ts && node <options> var/server/index.mjs`): the Node
- * options and the bundle, so the benchmark runs the server exactly as production does.
+ * `node --import tsx scripts/bundle-server.ts && NAME=value… node <options> var/server/index.mjs`):
+ * the environment it sets, the Node options and the bundle, so the benchmark runs the server
+ * exactly as production does.
  */
-export function startScriptNodeOptions(): string[] {
+const ENV_ASSIGNMENT = /^([A-Z_][A-Z0-9_]*)=(\S*)$/;
+
+function startScriptServe(): { env: Record<string, string>; options: string[] } {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const serve = pkg.scripts.start.split('&&').pop()!.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  let m: RegExpExecArray | null;
+  while ((m = ENV_ASSIGNMENT.exec(serve[0]!)) !== null) {
+    env[m[1]!] = m[2]!;
+    serve.shift();
+  }
   if (serve[0] !== 'node' || path.resolve(ROOT, serve[serve.length - 1]!) !== SERVER_BUNDLE) {
     throw new Error(`unexpected start script: ${pkg.scripts.start}`);
   }
-  return serve.slice(1, -1);
+  return { env, options: serve.slice(1, -1) };
 }
+
+export const startScriptNodeOptions = (): string[] => startScriptServe().options;
+export const startScriptEnv = (): Record<string, string> => startScriptServe().env;
 
 /**
  * The real server — the bundle `bundleServer` (scripts/bundle-server.ts) wrote, as `npm start`
- * does first — with the start script's Node options, quiet, on an ephemeral loopback port. `nodeArgs` are added (e.g. `--cpu-prof --cpu-prof-dir=…`: a
+ * does first — with the start script's environment and Node options, quiet, on an ephemeral loopback port. `nodeArgs` are added (e.g. `--cpu-prof --cpu-prof-dir=…`: a
  * profile is written when the server exits).
  */
 export function startServer(name: string, env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<Child> {
-  return startChild(name, SERVER_BUNDLE, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
+  return startChild(name, SERVER_BUNDLE, { ...startScriptEnv(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
     [...startScriptNodeOptions(), ...nodeArgs]);
 }
 

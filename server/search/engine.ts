@@ -44,7 +44,7 @@ import { analyze, normalizeQuery, type Term } from './analyze.ts';
 import { BloomFilter } from './bloom.ts';
 import { Lexicon } from './lexicon.ts';
 import type { PageStems } from './page-stems.ts';
-import { fieldsFactor, HEADING, namedPages, rank, termWeights, TITLE, topicalTerms, type RankDocs, type TermMatches } from './rank.ts';
+import { fieldsFactor, HEADING, namedPages, rank, neededTerms, termWeights, TITLE, type RankDocs, type TermMatches } from './rank.ts';
 import { WordAnswers } from './word-answers.ts';
 import { BODY, familyKey, WordHitsMaker, type Lookup, type WordHits } from './word-hits.ts';
 import { ENGLISH_WORDS_FILE, LEXICON_FILE, readSidecar, SPANISH_WORDS_FILE, TEXTS_FILE } from './sidecar.ts';
@@ -81,8 +81,8 @@ export const WORD_CACHE_ENTRIES = 600;
  */
 export const CACHE_BYTES = 32 * 2 ** 20;
 export const WORD_CACHE_BYTES = 48 * 2 ** 20;
-/** Split page texts kept for checking positions and cutting excerpts (text-pack.ts). */
-export const TEXT_CACHE_BYTES = 24 * 2 ** 20;
+/** Split page texts kept for cutting excerpts (text-pack.ts): one is read again in tens of microseconds. */
+export const TEXT_CACHE_BYTES = 8 * 2 ** 20;
 /** Heap bytes of an entry besides its columns (objects, maps, a few responses). */
 const ENTRY_BYTES = 2048;
 /** Sites up to this many pages fill the word cache at open (WARM_CACHE_WORDS). */
@@ -378,7 +378,7 @@ export class SearchEngine {
     const topicHits = analysis.terms.map(hitsOf);
     const softHits = analysis.soft.map(hitsOf);
     const { weights, total } = termWeights(analysis, analysis.terms.map((t, k) => this.termCount(t, topicHits[k]!)), this.pages.size);
-    const candidates = this.candidates(topicHits, named, topicalTerms(weights, total));
+    const candidates = this.candidates(topicHits, named, neededTerms(weights, total));
     const terms: Matched[] = [];
     const soft: Matched[] = [];
     try {
@@ -400,27 +400,45 @@ export class SearchEngine {
   }
 
   /**
-   * The pages worth ranking, ascending: those a word of a topic term has in its title, headings or
-   * description (of the terms `topical` keeps: rank.ts `topicalTerms`), and `named`. They stay
-   * marked in `candidateMarks` until the next ranking.
+   * The pages worth ranking, ascending: `named`, and those a word of a topic term has in its title,
+   * headings or description where a term that can cover the query may match (the terms `needed`
+   * keeps: rank.ts `neededTerms`). They stay marked in `candidateMarks` until the next ranking.
    */
-  private candidates(terms: readonly TermWordHits[], named: ReadonlyMap<number, unknown>, topical: readonly boolean[]): Int32Array {
+  private candidates(terms: readonly TermWordHits[], named: ReadonlyMap<number, unknown>, needed: { topical: readonly boolean[]; covering: readonly boolean[] }): Int32Array {
+    const within = needed.covering.every(Boolean) ? undefined : this.coverable(terms, needed.covering);
     const marks = this.candidateMarks;
     marks.next();
     const lists: Int32Array[] = [];
-    for (let k = 0; k < terms.length; k++) if (topical[k]) for (const words of terms[k]!) for (const hits of words) lists.push(hits.topical);
+    for (let k = 0; k < terms.length; k++) if (needed.topical[k]) for (const words of terms[k]!) for (const hits of words) lists.push(hits.topical);
     let listed = named.size;
     for (const list of lists) listed += list.length;
     if (listed * 16 >= this.pages.docs.length) {
       // Most of the site, likely: marked without a list, then read off the marks in order.
       for (const d of named.keys()) marks.mark(d);
-      for (const list of lists) marks.markAll(list);
+      for (const list of lists) marks.markAll(list, within);
       return marks.marked();
     }
     const out: number[] = [];
     for (const d of named.keys()) if (marks.mark(d)) out.push(d);
-    for (const list of lists) for (const d of list) if (marks.mark(d)) out.push(d);
+    for (const list of lists) for (const d of list) if ((within === undefined || within.has(d)) && marks.mark(d)) out.push(d);
     return Int32Array.from(out).sort();
+  }
+
+  /**
+   * Marks (in `marks`) the pages where a term `covering` keeps may match: a page an alternative
+   * matches holds each of its words, so its word on the fewest pages stands for it.
+   */
+  private coverable(terms: readonly TermWordHits[], covering: readonly boolean[]): Marks {
+    this.marks.next();
+    for (let k = 0; k < terms.length; k++) {
+      if (!covering[k]) continue;
+      for (const words of terms[k]!) {
+        let rarest = words[0];
+        for (const hits of words) if (hits.count < rarest!.count) rarest = hits;
+        if (rarest !== undefined) this.marks.markAll(rarest.docs.subarray(0, rarest.count));
+      }
+    }
+    return this.marks;
   }
 
   /** Pages of the site a term matches (its weight), remembered per word families: the same terms recur in many queries. */

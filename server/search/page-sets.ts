@@ -33,10 +33,14 @@ export class Marks {
     return true;
   }
 
-  /** Marks every page of `list`. */
-  markAll(list: Int32Array): void {
+  /** Marks every page of `list` (those `within` has marked, when given). */
+  markAll(list: Int32Array, within?: Marks): void {
     const { marks, round } = this;
-    for (let i = 0; i < list.length; i++) marks[list[i]!] = round;
+    if (within === undefined) {
+      for (let i = 0; i < list.length; i++) marks[list[i]!] = round;
+      return;
+    }
+    for (let i = 0; i < list.length; i++) if (within.has(list[i]!)) marks[list[i]!] = round;
   }
 
   /** Whether page `d` is marked in this round. */

@@ -29,8 +29,11 @@ export const TOPICAL = 0.15;
  */
 export function isAnswer(covered: number, topical: number, unknown: number, total: number, named: boolean): boolean {
   if (!atLeast(MIN_SHARE, covered + unknown, covered)) return false;
-  return named || (atLeast(MIN_COVERAGE, total, covered) && isTopical(topical, total));
+  return named || (isCovered(covered, total) && isTopical(topical, total));
 }
+
+/** Whether `covered` of the query's weight `total` is enough for a page no intent names. */
+export const isCovered = (covered: number, total: number) => atLeast(MIN_COVERAGE, total, covered);
 
 /** Whether `topical` of the query's weight `total`, matched in titles, headings or descriptions, is enough for a page no intent names. */
 export const isTopical = (topical: number, total: number) => atLeast(TOPICAL, total, topical);

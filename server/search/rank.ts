@@ -18,7 +18,7 @@
  */
 import type { CitySlug, CityFilter } from '../schemas/cities.ts';
 import type { Analysis } from './analyze.ts';
-import { isAnswer, isTopical } from './precision.ts';
+import { isAnswer, isCovered, isTopical } from './precision.ts';
 import { fieldFactor, idf, INTENT_CREDIT, INTENT_PER_WORD, SERVICE_NAME, SOFT } from './weights.ts';
 
 /** The pages a ranking may return, by page number. */
@@ -200,17 +200,23 @@ export function termWeights(analysis: Analysis, counts: readonly number[], pages
 }
 
 /**
- * Whether each topic term's title, heading and description pages need ranking: a page no intent
- * names is an answer only with TOPICAL of the query's weight matched there (precision.ts), so the
- * pages of the lightest terms, together short of it, are answers only through a heavier term's
- * match, and are among its pages. On a large site a template word is in every page's headings.
+ * Which topic terms a page no intent names must match for it to be an answer (precision.ts): in
+ * its title, headings or description (`topical`: one of them must), anywhere (`covering`: one of
+ * them must). The lightest terms, together short of TOPICAL (MIN_COVERAGE) of the query's weight,
+ * make no answer on their own, so their pages need ranking only where a heavier term matches too.
+ * On a large site a template word is in every page's headings and a common one in every text.
  */
-export function topicalTerms(weights: readonly number[], total: number): boolean[] {
+export function neededTerms(weights: readonly number[], total: number): { topical: boolean[]; covering: boolean[] } {
+  return { topical: lightest(weights, total, isTopical), covering: lightest(weights, total, isCovered) };
+}
+
+/** False for the lightest terms whose weights together do not pass `enough`; true for the rest. */
+function lightest(weights: readonly number[], total: number, enough: (weight: number, total: number) => boolean): boolean[] {
   const out = weights.map(() => true);
   let light = 0;
   for (const k of weights.map((_, i) => i).sort((a, b) => weights[a]! - weights[b]!)) {
     // A margin past the rule's own tolerance: sums in another order round otherwise.
-    if (isTopical(light + weights[k]! + 1e-9, total)) break;
+    if (enough(light + weights[k]! + 1e-9, total)) break;
     light += weights[k]!;
     out[k] = false;
   }

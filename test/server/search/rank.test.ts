@@ -6,7 +6,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Analysis, Term } from '../../../server/search/analyze.ts';
 import type { MatchedIntent } from '../../../server/search/intents.ts';
-import { HEADING, namedPages, rank, TITLE, type RankDocs, type TermMatches } from '../../../server/search/rank.ts';
+import { HEADING, namedPages, neededTerms, rank, TITLE, type RankDocs, type TermMatches } from '../../../server/search/rank.ts';
+import { MIN_COVERAGE, TOPICAL } from '../../../server/search/precision.ts';
 import type { CityFilter, CitySlug } from '../../../server/schemas/cities.ts';
 
 const PATHS: Array<[string, CitySlug | '']> = [
@@ -125,4 +126,17 @@ test('the first pages of a large candidate set are those of its full order, ties
     if (m.fields[a] === m.fields[b] && m.body[a] === m.body[b]) assert.ok(urlRankBig[a]! < urlRankBig[b]!);
   }
 });
+test('needed terms: the lightest terms, together short of a rule\'s share, are the ones left out', () => {
+  // Shares of 5.93: TOPICAL 0.89, MIN_COVERAGE 1.48.
+  const weights = [2, 0.01, 3, 0.02, 0.9];
+  const total = weights.reduce((a, b) => a + b);
+  assert.equal(neededTerms(weights, total), { topical: [true, false, true, false, true], covering: [true, false, true, false, false] });
+  // A sum that reaches the share, to the rule's own tolerance, is never left out.
+  const exact = [TOPICAL * 10, 10 - TOPICAL * 10];
+  assert.equal(neededTerms(exact, 10).topical, [true, true]);
+  const covering = [MIN_COVERAGE * 10 - 1e-10, 10 - MIN_COVERAGE * 10 + 1e-10];
+  assert.equal(neededTerms(covering, 10).covering, [true, true]);
+  assert.equal(neededTerms([], 0), { topical: [], covering: [] });
+});
+
 test.run();
