@@ -476,7 +476,8 @@ export class SearchEngine {
     this.marks.next();
     let n = 0;
     for (const [a, words] of alts.entries()) {
-      const [first, ...rest] = words;
+      // The pages of the word on the fewest, each looked for in the others'.
+      const [first, ...rest] = [...words].sort((x, y) => x.count - y.count);
       if (first === undefined || alts.slice(0, a).some((earlier) => sameWords(earlier, words))) continue;
       const at = new Int32Array(rest.length);
       for (let k = 0; k < first.count; k++) {
@@ -511,7 +512,10 @@ export class SearchEngine {
       // weight, change nothing: on every page that one's match counts at least as much.
       for (let b = 0; b < a; b++) if (term.alternatives[b]!.weight >= weight && sameWords(alts[b]!, words)) return;
       const at = new Int32Array(words.length);
-      if (candidates.length * 8 < first.count) {
+      let rarest = 0;
+      for (let j = 1; j < words.length; j++) if (words[j]!.count < words[rarest]!.count) rarest = j;
+      const driver = words[rarest]!;
+      if (candidates.length * 8 < driver.count) {
         // Few candidates: a join of the candidates and the words' pages, each list skipping ahead
         // to the next page the others may share.
         let i = 0;
@@ -532,20 +536,25 @@ export class SearchEngine {
         }
         return;
       }
-      // Most pages candidates: the first word's pages, each asked whether it is a candidate and
-      // looked for in the other words' pages.
-      scan: for (let k = 0; k < first.count; k++) {
-        const d = first.docs[k]!;
+      // Most pages candidates: the pages of the word on the fewest, each asked whether it is a
+      // candidate and looked for in the other words' pages; then summed in the words' order.
+      scan: for (let k = 0; k < driver.count; k++) {
+        const d = driver.docs[k]!;
         if (!member.has(d)) continue;
-        let flags = first.flags[k]!;
-        let sum = first.scores[k]! / first.top;
-        for (let j = 1; j < words.length; j++) {
+        for (let j = 0; j < words.length; j++) {
+          if (j === rarest) continue;
           const hits = words[j]!;
           const c = (at[j] = advance(hits.docs, at[j]!, d));
           if (c === hits.count) break scan;
           if (hits.docs[c] !== d) continue scan;
-          flags |= hits.flags[c]!;
-          sum += hits.scores[c]! / hits.top;
+        }
+        at[rarest] = k;
+        let flags = 0;
+        let sum = 0;
+        for (let j = 0; j < words.length; j++) {
+          const hits = words[j]!;
+          flags |= hits.flags[at[j]!]!;
+          sum += hits.scores[at[j]!]! / hits.top;
         }
         this.place(out, weight, a, d, flags, sum / words.length);
       }
