@@ -1,3 +1,6 @@
+/** A value known now, or later. */
+export type Maybe<T> = T | Promise<T>;
+
 /**
  * `next(value)` now when `value` is already known, after it resolves when it is a promise.
  *
@@ -7,6 +10,6 @@
  * that needs no I/O is written within the request's own tick. A synchronous throw in `next`
  * propagates synchronously; the caller handles both (try/catch around a possibly returned promise).
  */
-export function chain<T, R>(value: T | Promise<T>, next: (value: T) => R | Promise<R>): R | Promise<R> {
+export function chain<T, R>(value: Maybe<T>, next: (value: T) => Maybe<R>): Maybe<R> {
   return value instanceof Promise ? value.then(next) : next(value);
 }

@@ -159,8 +159,9 @@ export const startScriptEnv = (): Record<string, string> => startScriptServe().e
  * profile is written when the server exits).
  */
 export function startServer(name: string, env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<Child> {
-  return startChild(name, SERVER_BUNDLE, { ...startScriptEnv(), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
-    [...startScriptNodeOptions(), ...nodeArgs]);
+  const serve = startScriptServe();
+  return startChild(name, SERVER_BUNDLE, { ...serve.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
+    [...serve.options, ...nodeArgs]);
 }
 
 /** The baseline runs compiled like the server (no tsx in either process). */

@@ -19,7 +19,7 @@
  * holds it stays readable through that descriptor.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { chain } from '../chain.ts';
+import { chain, type Maybe } from '../chain.ts';
 import { INLINE_ENCODE_MAX_BYTES, makeLazyRepresentation, makeRepresentation } from '../compression.ts';
 import type { Page } from '../schemas/resources.ts';
 import { Lru } from '../search/lru.ts';
@@ -55,8 +55,6 @@ const INLINE_READ_MAX_BYTES = 64 * 1024;
 const repBytes = (r: Representation) => r.body.length + (r.gzip?.body.length ?? 0) + (r.br?.body.length ?? 0);
 /** Strings count two bytes a character (V8 keeps accented text so), sections a little each. */
 const textBytes = (t: PageText) => 2 * t.markdown.length + 64 * t.sections.length;
-
-type Maybe<T> = T | Promise<T>;
 
 /** The read_page body of the part of a page's Markdown that starts at `offset`. */
 function pageBody(page: LoadedPage, text: PageText, offset: number, maxChars: number): Buffer {

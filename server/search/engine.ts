@@ -377,13 +377,14 @@ export class SearchEngine {
     const hitsOf = (t: Term): TermWordHits => t.alternatives.map((alt) => alt.words.map((w) => this.wordHits(w)));
     const topicHits = analysis.terms.map(hitsOf);
     const softHits = analysis.soft.map(hitsOf);
-    const { weights, total } = termWeights(analysis, analysis.terms.map((t, k) => this.termCount(t, topicHits[k]!)), this.pages.size);
+    const topicCounts = analysis.terms.map((t, k) => this.termCount(t, topicHits[k]!));
+    const { weights, total } = termWeights(analysis, topicCounts, this.pages.size);
     const candidates = this.candidates(topicHits, named, neededTerms(weights, total));
     const terms: Matched[] = [];
     const soft: Matched[] = [];
     try {
-      analysis.terms.forEach((t, k) => terms.push(this.termMatches(t, topicHits[k]!, candidates)));
-      analysis.soft.forEach((t, k) => soft.push(this.termMatches(t, softHits[k]!, candidates)));
+      analysis.terms.forEach((t, k) => terms.push(this.termMatches(t, topicHits[k]!, topicCounts[k]!, candidates)));
+      analysis.soft.forEach((t, k) => soft.push(this.termMatches(t, softHits[k]!, this.termCount(t, softHits[k]!), candidates)));
       const ranked = rank({ analysis, terms, soft, docs: this.pages.rank, pages: this.pages.size, city, named, candidates }, limit);
       const docs = ranked.pages;
       // What each ranked page's excerpt shows: per matched term, its alternative's words.
@@ -499,15 +500,14 @@ export class SearchEngine {
    * times where it matched: a synonym in the title beats the word typed in the body), and shows in
    * its excerpt the places of an alternative matched in its text.
    */
-  private termMatches(term: Term, alts: TermWordHits, candidates: Int32Array): Matched {
+  private termMatches(term: Term, alts: TermWordHits, count: number, candidates: Int32Array): Matched {
     const out = this.matched.take();
     out.written = candidates;
-    out.count = this.termCount(term, alts);
+    out.count = count;
     const member = this.candidateMarks;
     alts.forEach((words, a) => {
       const weight = term.alternatives[a]!.weight;
-      const first = words[0];
-      if (first === undefined) return;
+      if (words.length === 0) return;
       // Words matching as an earlier alternative's do (a plural beside its singular), at no more
       // weight, change nothing: on every page that one's match counts at least as much.
       for (let b = 0; b < a; b++) if (term.alternatives[b]!.weight >= weight && sameWords(alts[b]!, words)) return;

@@ -317,7 +317,7 @@ export class TermColumns {
    */
   private block(from: number, to: number): Buffer {
     let bytes = this.blocks.get(from);
-    if (bytes === undefined || bytes.length !== to - from) {
+    if (bytes === undefined) {
       // Its own memory: a small read is a slice of a shared pool, which a kept slice would hold.
       const read = this.index.read(from, to);
       bytes = Buffer.allocUnsafeSlow(read.length);

@@ -19,7 +19,7 @@ import { readInto } from '../read-model/read-at.ts';
 import { openPostingsSearch } from './postings-search.ts';
 import { readSidecar } from './sidecar.ts';
 import { Vocabulary } from './vocabulary.ts';
-import { familyKey, wordHits, WordHitsMaker, type WordHits } from './word-hits.ts';
+import { familyKey, wordHitsOf, WordHitsMaker, type WordHits } from './word-hits.ts';
 
 export const WORD_ANSWERS_FILE = 'word-answers.bin';
 export const WORD_ANSWERS_DATA_FILE = 'word-answers.dat';
@@ -141,7 +141,7 @@ export class WordAnswers {
     if (readInto(this.fd, bytes, bytes.length, this.offsets[i]!) < bytes.length) throw new Error(`${WORD_ANSWERS_DATA_FILE}: answer ${i} is cut short`);
     const buffer = bytes.buffer;
     const base = bytes.byteOffset;
-    return wordHits(
+    return wordHitsOf(
       new Int32Array(buffer, base, count), new Float32Array(buffer, base + 4 * count, count), new Uint8Array(buffer, base + 8 * count, count), this.tops[i]!);
   }
 

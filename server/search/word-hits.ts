@@ -139,7 +139,7 @@ export class WordHitsMaker {
       hitFlags[count++] = f & ~PRESENT;
       if (score > top) top = score;
     }
-    return wordHits(found.slice(0, count), hitScores.slice(0, count), hitFlags.slice(0, count), top || 1);
+    return wordHitsOf(found.slice(0, count), hitScores.slice(0, count), hitFlags.slice(0, count), top || 1);
   }
 
   /**
@@ -160,7 +160,7 @@ export class WordHitsMaker {
 }
 
 /** A word answer from its columns; its topical pages are those flagged TITLE or HEADING. */
-export function wordHits(docs: Int32Array, scores: Float32Array, flags: Uint8Array, top: number): WordHits {
+export function wordHitsOf(docs: Int32Array, scores: Float32Array, flags: Uint8Array, top: number): WordHits {
   const count = docs.length;
   let topical = 0;
   for (let i = 0; i < count; i++) if ((flags[i]! & (TITLE | HEADING)) !== 0) topical++;
