@@ -4,6 +4,7 @@ import type { PageRead, PageReadTask } from './tasks/page-read.ts';
 import type { SessionResult, SessionTask } from './pagefind/search-index.ts';
 import type { PackCheckTask, PackProblem } from './stages/validate.ts';
 import type { SpillRef, TextSpill } from './text-spill.ts';
+import type { AnswersMaker } from '../server/search/word-answers.ts';
 
 /** The build's worker threads (tasks/worker.ts), as the stages use them. */
 export interface BuildWorkers {
@@ -16,6 +17,8 @@ export interface BuildWorkers {
   endSessions(): Promise<void>;
   /** Null when the packed pages are valid, else what is wrong with the first that is not. */
   check(task: PackCheckTask): Promise<PackProblem | null>;
+  /** Makes one part of the common words' answers of a written search index. */
+  answers: AnswersMaker;
 }
 
 export interface ProgressEvent {

@@ -10,6 +10,7 @@ import { createPool, defaultPoolSize, type Pool } from './pool/pool.ts';
 import type { PageRead } from './tasks/page-read.ts';
 import type { SessionResult } from './pagefind/search-index.ts';
 import type { PackProblem } from './stages/validate.ts';
+import type { AnswersMade } from '../server/search/word-answers.ts';
 
 const SCRIPT = new URL('./tasks/worker.ts', import.meta.url);
 /**
@@ -30,6 +31,7 @@ export function createBuildWorkers(size = defaultPoolSize()): BuildWorkers & { s
     index: (task) => run({ kind: 'index', ...task }) as Promise<SessionResult>,
     endSessions: async () => { await pool?.broadcast({ kind: 'end-sessions' }); },
     check: (task) => run({ kind: 'check', ...task }) as Promise<PackProblem | null>,
+    answers: (searchDir, part) => run({ kind: 'answers', searchDir, ...part }) as Promise<AnswersMade>,
     close: async () => { await pool?.close(); },
   };
 }

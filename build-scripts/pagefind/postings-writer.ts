@@ -14,6 +14,7 @@ import { readBundleMeta, PAGEFIND_FORMAT } from './bundle-meta.ts';
 import { CborReader } from './cbor.ts';
 import { readPayload } from './files.ts';
 import { PageEntries } from './page-entries.ts';
+import { PageTokens, type TokenizedPages } from './page-tokens.ts';
 import { SharedPositions } from './shared-positions.ts';
 import { TokenTable } from './token-table.ts';
 import { VarintBuffer, VarintFile } from './varint-buffer.ts';
@@ -22,28 +23,21 @@ import { POSTINGS_FILE, POSTINGS_FORMAT, POSTINGS_HEADER_FILE, RECORD_BLOCK, MAS
 import { readAt } from '../../server/read-model/read-at.ts';
 import { PAGEFIND_DIR, readSidecar, SIDECAR_FILE, TEXTS_FILE } from '../../server/search/sidecar.ts';
 
-/**
- * The words of each indexed text (`text.split(' ')`, what Pagefind's positions count) as ids in
- * `tokens`, by Pagefind page number: so the server knows the word at a matched position without
- * reading the page's text.
- */
-async function pageTokens(searchDir: string, ids: readonly string[], tokens: Map<string, number>): Promise<Uint32Array[]> {
+/** The token ids of the sidecar's texts (written first), in the bundle's page order. */
+async function pageTokens(searchDir: string, ids: readonly string[]): Promise<TokenizedPages> {
   const sidecar = await readSidecar(searchDir);
   const offsets = sidecar.textOffsets();
   const index = new Map<string, number>();
   for (let i = 0; i < sidecar.size; i++) index.set(sidecar.id(i), i);
+  const tokens = new PageTokens();
   const fd = fs.openSync(path.join(searchDir, TEXTS_FILE), 'r');
   try {
-    return ids.map((id) => {
+    for (const id of ids) {
       const i = index.get(id);
       if (i === undefined) throw new Error(`postings: Pagefind page ${id} is not in ${SIDECAR_FILE}`);
-      const words = readAt(fd, offsets[i]!, sidecar.bytes(i)).toString('utf8').split(' ');
-      return Uint32Array.from(words, (w) => {
-        let t = tokens.get(w);
-        if (t === undefined) tokens.set(w, t = tokens.size + 1);
-        return t;
-      });
-    });
+      tokens.add(readAt(fd, offsets[i]!, sidecar.bytes(i)).toString('utf8'));
+    }
+    return tokens.take();
   } finally {
     fs.closeSync(fd);
   }
@@ -191,8 +185,7 @@ class RecordBuilder {
 export async function writePostings(searchDir: string): Promise<{ words: number; bytes: number }> {
   const bundle = path.join(searchDir, PAGEFIND_DIR);
   const { meta } = readBundleMeta(bundle, 'the postings writer');
-  const tokens = new Map<string, number>();
-  const texts = await pageTokens(searchDir, meta[1].map(([id]) => id), tokens);
+  const { ids: tokens, pages: texts } = await pageTokens(searchDir, meta[1].map(([id]) => id));
   const fields = meta[5];
 
   // First pass: the positions more than one location occupies, and each word's token table.

@@ -27,7 +27,7 @@ import { createMerger } from './merge.ts';
 import { createTextSpill, type SpillRef } from '../text-spill.ts';
 import { writeSidecarFiles } from './sidecar-files.ts';
 import { writePostings } from './postings-writer.ts';
-import { writeWordAnswers } from '../../server/search/word-answers.ts';
+import { writeWordAnswers, type AnswersMaker } from '../../server/search/word-answers.ts';
 
 /** Files Pagefind writes for browsers (UI, highlighting, worker); the tests' Node runtime needs none. */
 const BROWSER_ONLY = [
@@ -222,8 +222,15 @@ export async function buildSearchIndex(opts: {
    * Default: one after the other in this thread, ended here.
    */
   runSession?: SessionRunner;
+  /**
+   * Ends the sessions' Pagefind processes, called once the last session has ended: the merge
+   * and the files after it need nothing from them, and each holds ~100 MB until stopped.
+   */
+  endSessions?: () => Promise<void>;
   /** Sessions run at once (with a runner that spreads them over workers). */
   parallel?: number;
+  /** Makes the common words' answers in `parts` at once (default: in this thread, one part). */
+  answers?: { make: AnswersMaker; parts: number };
   /** Pages indexed so far, after each session. */
   progress?: (done: number) => void;
 }): Promise<{ indexed: number }> {
@@ -231,7 +238,7 @@ export async function buildSearchIndex(opts: {
   const sessionPages = opts.sessionPages ?? SESSION_PAGES;
   if (!opts.runSession) {
     try {
-      return await buildSearchIndex({ ...opts, runSession: indexSession, parallel: 1 });
+      return await buildSearchIndex({ ...opts, runSession: indexSession, parallel: 1, endSessions });
     } finally {
       await endSessions();
     }
@@ -273,6 +280,7 @@ export async function buildSearchIndex(opts: {
         opts.progress?.(done += slice.length);
       }
     }));
+    await opts.endSessions?.();
     let renamed: Map<string, string>[] = [];
     if (merger) {
       ({ renamed } = await merger.finish());
@@ -293,7 +301,7 @@ export async function buildSearchIndex(opts: {
       vocabulary: [...df].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
     });
     await writePostings(outDir);
-    await writeWordAnswers(outDir);
+    await writeWordAnswers(outDir, undefined, opts.answers);
     await fs.writeFile(path.join(outDir, LEXICON_FILE), JSON.stringify(opts.lexicon ?? compileLexicon()));
     const realWords = realWordsFilters();
     await fs.writeFile(path.join(outDir, SPANISH_WORDS_FILE), realWords.spanish);

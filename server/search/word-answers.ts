@@ -40,54 +40,133 @@ export function docOfAll(sidecarIds: readonly string[], pageIds: readonly string
   return Int32Array.from(pageIds, (id) => byId.get(id) ?? -1);
 }
 
-/**
- * Writes the answers of the word families of the build in `searchDir` (its postings and sidecar
- * written) that read at least `minBytes` of summaries, in family-key order; returns how many.
- */
-export async function writeWordAnswers(searchDir: string, minBytes = KEPT_MIN_BYTES): Promise<{ answers: number; bytes: number }> {
+/** Some of a build's kept families, `[key, word]` in key order, and the file their answers go to. */
+export interface AnswersPart {
+  families: [key: string, word: string][];
+  dataFile: string;
+}
+
+/** What making a part wrote: per family its hit count and top score, and the bytes of its file. */
+export interface AnswersMade {
+  counts: number[];
+  tops: number[];
+  bytes: number;
+}
+
+/** Makes one part of the answers of the build in `searchDir`: in this thread, or elsewhere. */
+export type AnswersMaker = (searchDir: string, part: AnswersPart) => Promise<AnswersMade>;
+
+/** What the answers of a build are made from. */
+async function openMaker(searchDir: string) {
   const sidecar = await readSidecar(searchDir);
   const index = await openPostingsSearch(searchDir);
-  const data = fs.openSync(path.join(searchDir, WORD_ANSWERS_DATA_FILE), 'w');
+  const vocabulary = new Vocabulary(sidecar.vocabularyData(), sidecar.size);
+  const { titles, heads } = sidecar.stems();
+  const ids = Array.from({ length: sidecar.size }, (_, d) => sidecar.id(d));
+  const maker = new WordHitsMaker({ index, vocabulary, titles, heads, docOf: docOfAll(ids, index.pageIds), pages: sidecar.size });
+  return { index, vocabulary, maker };
+}
+
+/** Writes the answers of `part`'s families, one after the other from the start of its file. */
+export async function makeWordAnswers(searchDir: string, part: AnswersPart): Promise<AnswersMade> {
+  const { index, maker } = await openMaker(searchDir);
+  const data = fs.openSync(part.dataFile, 'w');
   try {
-    const vocabulary = new Vocabulary(sidecar.vocabularyData(), sidecar.size);
-    const { titles, heads } = sidecar.stems();
-    const ids = Array.from({ length: sidecar.size }, (_, d) => sidecar.id(d));
-    const maker = new WordHitsMaker({ index, vocabulary, titles, heads, docOf: docOfAll(ids, index.pageIds), pages: sidecar.size });
-    const families = new Map<string, string>();
+    const made: AnswersMade = { counts: [], tops: [], bytes: 0 };
+    for (const [, word] of part.families) {
+      const hits = maker.make(maker.lookup(word));
+      const bytes = Buffer.alloc(answerBytes(hits.count));
+      Buffer.from(hits.docs.buffer, hits.docs.byteOffset, 4 * hits.count).copy(bytes, 0);
+      Buffer.from(hits.scores.buffer, hits.scores.byteOffset, 4 * hits.count).copy(bytes, 4 * hits.count);
+      Buffer.from(hits.flags.buffer, hits.flags.byteOffset, hits.count).copy(bytes, 8 * hits.count);
+      fs.writeSync(data, bytes, 0, bytes.length, made.bytes);
+      made.counts.push(hits.count);
+      made.tops.push(hits.top);
+      made.bytes += bytes.length;
+    }
+    return made;
+  } finally {
+    fs.closeSync(data);
+    await index.close();
+  }
+}
+
+/**
+ * The families of the build in `searchDir` whose answer reads at least `minBytes` of summaries,
+ * in key order, cut into `parts` runs of about equal summary bytes (what making them costs).
+ */
+async function keptFamilies(searchDir: string, minBytes: number, parts: number): Promise<[key: string, word: string][][]> {
+  const { index, vocabulary, maker } = await openMaker(searchDir);
+  try {
+    const families = new Map<string, { word: string; cost: number }>();
     const seen = new Set<string>();
     for (const w of vocabulary.words()) {
       const key = familyKey(w);
       if (seen.has(key)) continue;
       seen.add(key);
-      if (index.summaryBytes(maker.lookup(w).prefix) >= minBytes) families.set(key, w);
+      const cost = index.summaryBytes(maker.lookup(w).prefix);
+      if (cost >= minBytes) families.set(key, { word: w, cost });
     }
     const keys = [...families.keys()].sort();
-    const counts = new Uint32Array(keys.length);
-    const offsets = new Float64Array(keys.length);
-    const tops = new Float64Array(keys.length);
-    let at = 0;
-    keys.forEach((key, i) => {
-      const hits = maker.make(maker.lookup(families.get(key)!));
-      const bytes = Buffer.alloc(answerBytes(hits.count));
-      Buffer.from(hits.docs.buffer, hits.docs.byteOffset, 4 * hits.count).copy(bytes, 0);
-      Buffer.from(hits.scores.buffer, hits.scores.byteOffset, 4 * hits.count).copy(bytes, 4 * hits.count);
-      Buffer.from(hits.flags.buffer, hits.flags.byteOffset, hits.count).copy(bytes, 8 * hits.count);
-      fs.writeSync(data, bytes, 0, bytes.length, at);
-      counts[i] = hits.count;
-      offsets[i] = at;
-      tops[i] = hits.top;
-      at += bytes.length;
-    });
-    const strings = encodeStrings(keys);
-    writeBinaryFile(path.join(searchDir, WORD_ANSWERS_FILE), WORD_ANSWERS_KIND, [
-      Buffer.from(JSON.stringify({ answers: keys.length, data_bytes: at })), strings.ends, strings.heap,
-      new Uint8Array(counts.buffer), new Uint8Array(offsets.buffer), new Uint8Array(tops.buffer),
-    ]);
-    return { answers: keys.length, bytes: at };
+    const total = keys.reduce((sum, key) => sum + families.get(key)!.cost, 0);
+    const cut: [string, string][][] = Array.from({ length: Math.max(1, parts) }, () => []);
+    let sum = 0;
+    for (const key of keys) {
+      const { word, cost } = families.get(key)!;
+      cut[Math.min(cut.length - 1, Math.floor((sum / total) * cut.length))]!.push([key, word]);
+      sum += cost;
+    }
+    return cut;
   } finally {
-    fs.closeSync(data);
     await index.close();
   }
+}
+
+/** Appends the file `from` to the open `fd` at `at`, then removes it. */
+function appendFile(fd: number, at: number, from: string): void {
+  const buffer = Buffer.allocUnsafe(4 << 20);
+  const src = fs.openSync(from, 'r');
+  try {
+    for (let n; (n = fs.readSync(src, buffer, 0, buffer.length, null)) > 0; at += n) fs.writeSync(fd, buffer, 0, n, at);
+  } finally {
+    fs.closeSync(src);
+    fs.rmSync(from);
+  }
+}
+
+/**
+ * Writes the answers of the word families of the build in `searchDir` (its postings and sidecar
+ * written) that read at least `minBytes` of summaries, in family-key order; returns how many.
+ * They are made in `parts` runs at once by `make` (default: one after the other in this
+ * thread), each into a file of its own, joined after: the same files as one run writes.
+ */
+export async function writeWordAnswers(searchDir: string, minBytes = KEPT_MIN_BYTES, options: { parts?: number; make?: AnswersMaker } = {}): Promise<{ answers: number; bytes: number }> {
+  const make = options.make ?? makeWordAnswers;
+  const parts = await keptFamilies(searchDir, minBytes, options.parts ?? 1);
+  const dataFile = path.join(searchDir, WORD_ANSWERS_DATA_FILE);
+  const made = await Promise.all(parts.map((families, i) => make(searchDir, { families, dataFile: i === 0 ? dataFile : `${dataFile}.${i}` })));
+  const keys = parts.flat().map(([key]) => key);
+  const counts = Uint32Array.from(made.flatMap((m) => m.counts));
+  const tops = Float64Array.from(made.flatMap((m) => m.tops));
+  const offsets = new Float64Array(keys.length);
+  let at = 0;
+  const data = fs.openSync(dataFile, 'r+');
+  try {
+    made.forEach((m, i) => {
+      if (i > 0) appendFile(data, at, `${dataFile}.${i}`);
+      at += m.bytes;
+    });
+  } finally {
+    fs.closeSync(data);
+  }
+  let next = 0;
+  counts.forEach((count, i) => { offsets[i] = next; next += answerBytes(count); });
+  const strings = encodeStrings(keys);
+  writeBinaryFile(path.join(searchDir, WORD_ANSWERS_FILE), WORD_ANSWERS_KIND, [
+    Buffer.from(JSON.stringify({ answers: keys.length, data_bytes: at })), strings.ends, strings.heap,
+    new Uint8Array(counts.buffer), new Uint8Array(offsets.buffer), new Uint8Array(tops.buffer),
+  ]);
+  return { answers: keys.length, bytes: at };
 }
 
 /** The answers a build kept, read one at a time. */

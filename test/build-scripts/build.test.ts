@@ -346,6 +346,21 @@ siteTest('prune keeps the newest builds, the current one and the one just replac
   assert.equal((await fs.readdir(builds)).sort(), [ids[0], ids[2], ids[3], ids[4]]);
 });
 
+siteTest('a file the site stage cannot copy fails it naming the file; the previous model stays current and no thread is left', async (site) => {
+  await buildReadModel(options(site));
+  const before = threads();
+  // A named pipe: fs.cp refuses to copy one.
+  const fifo = path.join(site.distDir, 'pipe.txt');
+  const err = await failsKeepingPrevious(site, async () => {
+    const made = spawn('mkfifo', [fifo], { stdio: 'inherit' });
+    assert.is(await new Promise((resolve) => made.on('close', resolve)), 0, 'mkfifo');
+  });
+  assert.is(err.stage, 'site');
+  assert.is(err.page, fifo);
+  assert.match(err.detail, /pipe|FIFO/i);
+  assert.is(await threadsSettled(before), before);
+});
+
 siteTest('the site stage writes gzip and brotli siblings of text files of 1 KB or more', async (site) => {
   await fs.writeFile(path.join(site.distDir, 'big.svg'), `<svg xmlns="http://www.w3.org/2000/svg">${'<g/>'.repeat(400)}</svg>`);
   await fs.writeFile(path.join(site.distDir, 'photo.jpg'), Buffer.alloc(4096, 7));

@@ -15,6 +15,7 @@ import { headingText } from '../../../server/search/plain-text.ts';
 import { stem } from '../../../server/search/stem-es.ts';
 import { familyStems, Vocabulary } from '../../../server/search/vocabulary.ts';
 import { ROOT } from '../../../server/config.ts';
+import { POSTINGS_FILE } from '../../../server/search/postings-format.ts';
 import { buildFixtureIndex, fixturePages, SITE, type BuiltIndex } from '../../server/search/fixtures.ts';
 
 let built: BuiltIndex;
@@ -148,6 +149,32 @@ test("two sessions of one thread at once share its Pagefind process, which runs 
     // At once: a worker thread ends as soon as endSessions returns, and an exit it did not
     // collect would stay a zombie of the build.
     assert.equal(pagefindChildren({ zombies: true }).filter((pid) => !before.includes(pid)), [], 'endSessions returns once the process has exited and its exit is collected');
+  } finally {
+    await endSessions();
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('the Pagefind processes are stopped once the last session ends, before the bundle is merged and the postings written', async () => {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-sessions-'));
+  try {
+    let running = 0;
+    let ended = 0;
+    const seen: { running: number; ended: number; merged: boolean; postings: boolean }[] = [];
+    const exists = (file: string) => fs.access(file).then(() => true, () => false);
+    await buildSearchIndex({
+      pages: fixturePages(), outDir: dir, siteUrl: SITE, sessionPages: 2, parallel: 2,
+      runSession: async (task) => {
+        running++;
+        try { return await indexSession(task); } finally { running--; ended++; }
+      },
+      endSessions: async () => {
+        seen.push({ running, ended, merged: await exists(path.join(dir, PAGEFIND_DIR, 'pagefind-entry.json')), postings: await exists(path.join(dir, POSTINGS_FILE)) });
+        await endSessions();
+        assert.equal(pagefindChildren(), [], 'stopped');
+      },
+    });
+    assert.equal(seen, [{ running: 0, ended: Math.ceil(fixturePages().length / 2), merged: false, postings: false }]);
   } finally {
     await endSessions();
     await fs.rm(dir, { recursive: true, force: true });

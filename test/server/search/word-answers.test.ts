@@ -14,7 +14,8 @@ import { openSearch, searchPages, type SearchEngine } from '../../../server/sear
 import { openPostingsSearch } from '../../../server/search/postings-search.ts';
 import { readSidecar } from '../../../server/search/sidecar.ts';
 import { Vocabulary } from '../../../server/search/vocabulary.ts';
-import { docOfAll, WORD_ANSWERS_DATA_FILE, WordAnswers, writeWordAnswers } from '../../../server/search/word-answers.ts';
+import { createBuildWorkers } from '../../../build-scripts/workers.ts';
+import { docOfAll, WORD_ANSWERS_DATA_FILE, WORD_ANSWERS_FILE, WordAnswers, writeWordAnswers } from '../../../server/search/word-answers.ts';
 import { familyKey, WordHitsMaker, type WordHits } from '../../../server/search/word-hits.ts';
 import { buildFixtureIndex, FIXTURE_CURSOR_KEY, pageInfo, type BuiltIndex } from './fixtures.ts';
 import { loadHeldOut, loadQuerySet } from './realistic/evaluate.ts';
@@ -65,6 +66,25 @@ test('each kept answer is the answer made from the postings, bit for bit', async
   } finally {
     kept.close();
     await index.close();
+  }
+});
+
+test("answers made in parts at once, in the build's worker threads, are the files one run writes", async () => {
+  const files = [WORD_ANSWERS_FILE, WORD_ANSWERS_DATA_FILE];
+  const read = () => Promise.all(files.map((f) => fs.readFile(path.join(built.dir, f))));
+  const one = await writeWordAnswers(built.dir, 0);
+  const expected = await read();
+  const workers = createBuildWorkers(2);
+  try {
+    for (const parts of [2, 3]) {
+      for (const f of files) await fs.rm(path.join(built.dir, f));
+      assert.equal(await writeWordAnswers(built.dir, 0, { parts, make: workers.answers }), one);
+      const got = await read();
+      files.forEach((f, i) => assert.ok(got[i]!.equals(expected[i]!), `${parts} parts: ${f}`));
+      assert.equal((await fs.readdir(built.dir)).filter((f) => f.startsWith(`${WORD_ANSWERS_DATA_FILE}.`)), [], 'no part is left');
+    }
+  } finally {
+    await workers.close();
   }
 });
 
