@@ -5,12 +5,6 @@
  * after page.
  */
 
-/** Word → id, and per page its words' ids. */
-export interface TokenizedPages {
-  ids: Map<string, number>;
-  pages: Uint32Array[];
-}
-
 /**
  * Ids per slab: pages are views of a few large arrays, not an array each. A large site's ids
  * take hundreds of megabytes; as slabs (each past glibc's largest mmap threshold) they go back to
@@ -20,8 +14,10 @@ export interface TokenizedPages {
 const SLAB = 16 << 20;
 
 export class PageTokens {
-  private ids = new Map<string, number>();
-  private pages: Uint32Array[] = [];
+  /** Word → id. */
+  readonly ids = new Map<string, number>();
+  /** Per page, its words' ids. */
+  readonly pages: Uint32Array[] = [];
   private slab = new Uint32Array(0);
   private used = 0;
 
@@ -42,15 +38,5 @@ export class PageTokens {
       out[i] = t;
     }
     this.pages.push(out);
-  }
-
-  /** What was added, handed over: this starts afresh and holds none of it. */
-  take(): TokenizedPages {
-    const taken = { ids: this.ids, pages: this.pages };
-    this.ids = new Map();
-    this.pages = [];
-    this.slab = new Uint32Array(0);
-    this.used = 0;
-    return taken;
   }
 }

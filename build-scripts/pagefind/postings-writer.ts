@@ -14,7 +14,7 @@ import { readBundleMeta, PAGEFIND_FORMAT } from './bundle-meta.ts';
 import { CborReader } from './cbor.ts';
 import { readPayload } from './files.ts';
 import { PageEntries } from './page-entries.ts';
-import { PageTokens, type TokenizedPages } from './page-tokens.ts';
+import { PageTokens } from './page-tokens.ts';
 import { SharedPositions } from './shared-positions.ts';
 import { TokenTable } from './token-table.ts';
 import { VarintBuffer, VarintFile } from './varint-buffer.ts';
@@ -24,7 +24,7 @@ import { readAt } from '../../server/read-model/read-at.ts';
 import { PAGEFIND_DIR, readSidecar, SIDECAR_FILE, TEXTS_FILE } from '../../server/search/sidecar.ts';
 
 /** The token ids of the sidecar's texts (written first), in the bundle's page order. */
-async function pageTokens(searchDir: string, ids: readonly string[]): Promise<TokenizedPages> {
+async function pageTokens(searchDir: string, ids: readonly string[]): Promise<PageTokens> {
   const sidecar = await readSidecar(searchDir);
   const offsets = sidecar.textOffsets();
   const index = new Map<string, number>();
@@ -37,7 +37,7 @@ async function pageTokens(searchDir: string, ids: readonly string[]): Promise<To
       if (i === undefined) throw new Error(`postings: Pagefind page ${id} is not in ${SIDECAR_FILE}`);
       tokens.add(readAt(fd, offsets[i]!, sidecar.bytes(i)).toString('utf8'));
     }
-    return tokens.take();
+    return tokens;
   } finally {
     fs.closeSync(fd);
   }

@@ -150,17 +150,17 @@ export async function writeWordAnswers(searchDir: string, minBytes = KEPT_MIN_BY
   const tops = Float64Array.from(made.flatMap((m) => m.tops));
   const offsets = new Float64Array(keys.length);
   let at = 0;
+  counts.forEach((count, i) => { offsets[i] = at; at += answerBytes(count); });
   const data = fs.openSync(dataFile, 'r+');
   try {
+    let end = 0;
     made.forEach((m, i) => {
-      if (i > 0) appendFile(data, at, `${dataFile}.${i}`);
-      at += m.bytes;
+      if (i > 0) appendFile(data, end, `${dataFile}.${i}`);
+      end += m.bytes;
     });
   } finally {
     fs.closeSync(data);
   }
-  let next = 0;
-  counts.forEach((count, i) => { offsets[i] = next; next += answerBytes(count); });
   const strings = encodeStrings(keys);
   writeBinaryFile(path.join(searchDir, WORD_ANSWERS_FILE), WORD_ANSWERS_KIND, [
     Buffer.from(JSON.stringify({ answers: keys.length, data_bytes: at })), strings.ends, strings.heap,
