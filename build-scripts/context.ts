@@ -5,6 +5,7 @@ import type { SessionResult, SessionTask } from './pagefind/search-index.ts';
 import type { PackCheckTask, PackProblem } from './stages/validate.ts';
 import type { SpillRef, TextSpill } from './text-spill.ts';
 import type { AnswersMaker } from '../server/search/word-answers.ts';
+import type { PostingsMaker } from './pagefind/postings-parts.ts';
 
 /** The build's worker threads (tasks/worker.ts), as the stages use them. */
 export interface BuildWorkers {
@@ -19,6 +20,8 @@ export interface BuildWorkers {
   check(task: PackCheckTask): Promise<PackProblem | null>;
   /** Makes one part of the common words' answers of a written search index. */
   answers: AnswersMaker;
+  /** Makes one step of a part of the postings of a search index. */
+  postings: PostingsMaker;
 }
 
 export interface ProgressEvent {

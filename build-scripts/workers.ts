@@ -11,6 +11,7 @@ import type { PageRead } from './tasks/page-read.ts';
 import type { SessionResult } from './pagefind/search-index.ts';
 import type { PackProblem } from './stages/validate.ts';
 import type { AnswersMade } from '../server/search/word-answers.ts';
+import type { PostingsResult } from './pagefind/postings-parts.ts';
 
 const SCRIPT = new URL('./tasks/worker.ts', import.meta.url);
 /**
@@ -32,6 +33,7 @@ export function createBuildWorkers(size = defaultPoolSize()): BuildWorkers & { s
     endSessions: async () => { await pool?.broadcast({ kind: 'end-sessions' }); },
     check: (task) => run({ kind: 'check', ...task }) as Promise<PackProblem | null>,
     answers: (searchDir, part) => run({ kind: 'answers', searchDir, ...part }) as Promise<AnswersMade>,
+    postings: (task) => run({ kind: 'postings', task }) as Promise<PostingsResult>,
     close: async () => { await pool?.close(); },
   };
 }

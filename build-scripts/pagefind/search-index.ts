@@ -26,7 +26,7 @@ import { realWordsFilters } from '../lexicon/real-words.ts';
 import { createMerger } from './merge.ts';
 import { createTextSpill, type SpillRef } from '../text-spill.ts';
 import { writeSidecarFiles } from './sidecar-files.ts';
-import { writePostings } from './postings-writer.ts';
+import { writePostings, type PostingsOptions } from './postings-writer.ts';
 import { writeWordAnswers, type AnswersMaker } from '../../server/search/word-answers.ts';
 
 /** Files Pagefind writes for browsers (UI, highlighting, worker); the tests' Node runtime needs none. */
@@ -231,6 +231,8 @@ export async function buildSearchIndex(opts: {
   parallel?: number;
   /** Makes the common words' answers in `parts` at once (default: in this thread, one part). */
   answers?: { make: AnswersMaker; parts: number };
+  /** Makes the postings in `parts` at once (default: in this thread, one part). */
+  postings?: PostingsOptions;
   /** Pages indexed so far, after each session. */
   progress?: (done: number) => void;
 }): Promise<{ indexed: number }> {
@@ -300,7 +302,7 @@ export async function buildSearchIndex(opts: {
       })(),
       vocabulary: [...df].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
     });
-    await writePostings(outDir);
+    await writePostings(outDir, opts.postings);
     await writeWordAnswers(outDir, undefined, opts.answers);
     await fs.writeFile(path.join(outDir, LEXICON_FILE), JSON.stringify(opts.lexicon ?? compileLexicon()));
     const realWords = realWordsFilters();

@@ -36,11 +36,12 @@ export class VarintBuffer {
   }
 }
 
-/** A VarintBuffer flushed to `fd` past a megabyte; `position` counts every byte written. */
+/** A VarintBuffer flushed to `fd` past a megabyte; `position` counts every byte written, from `start` (bytes already there). */
 export class VarintFile extends VarintBuffer {
-  private flushed = 0;
-  constructor(private readonly fd: number) {
+  private flushed: number;
+  constructor(private readonly fd: number, start = 0) {
     super();
+    this.flushed = start;
     this.buf = Buffer.allocUnsafe(1 << 20);
   }
 

@@ -4,8 +4,8 @@
  * sessions run in the build's workers, as many at once as there are workers, each worker with
  * its own Pagefind process (Pagefind indexes on one core), kept from one session to the next and
  * stopped when the stage ends. The pool places sessions beside the validate checks, so two can
- * share a worker and its process for a while. The answers of common words are made by the
- * workers too, a share each. The search lexicon (build-scripts/lexicon/) is
+ * share a worker and its process for a while. The postings and the answers of common words are
+ * made by the workers too, a share each. The search lexicon (build-scripts/lexicon/) is
  * compiled first, so a content error in it fails the build before any indexing; what it holds
  * that is valid but likely unmeant (lint.ts) is reported as warnings.
  */
@@ -36,6 +36,7 @@ export async function search(ctx: BuildContext, pages: PageSource, paths: Readon
       runSession: (task) => ctx.workers.index(task), parallel: ctx.workers.size,
       endSessions: () => ctx.workers.endSessions(),
       answers: { make: ctx.workers.answers, parts: ctx.workers.size },
+      postings: { make: ctx.workers.postings, parts: ctx.workers.size },
       progress: (done) => ctx.progress(done, pages.length),
     });
   } finally {
