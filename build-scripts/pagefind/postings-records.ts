@@ -13,7 +13,6 @@ import { RECORD_BLOCK, MASK_TOKENS } from '../../server/search/postings-format.t
 
 const zigzag = (d: number): number => (d >= 0 ? 2 * d : -2 * d - 1);
 
-
 /** One word's record, built in memory (a common word's runs to megabytes) and then written whole. */
 class RecordBuilder {
   readonly head = new VarintBuffer();

@@ -1,8 +1,8 @@
 /**
  * The task module of the build's worker threads (pool/pool.ts): reads pages (crawl), runs Pagefind
  * sessions (search: each worker drives its own Pagefind process), makes a share of the postings
- * and of the common words' answers (search) and checks the packed pages (validate). Loaded only inside workers; the
- * stages reach it through `BuildContext.workers`.
+ * and of the common words' answers (search) and checks the packed pages (validate). Loaded only
+ * inside workers; the stages reach it through `BuildContext.workers`.
  */
 import { serveTasks } from '../pool/serve.ts';
 import { readPage, type PageRead, type PageReadTask } from './page-read.ts';
