@@ -23,6 +23,7 @@ import type { ScanResult } from './postings-scan.ts';
 import { SharedPositions } from './shared-positions.ts';
 import { VarintFile } from './varint-buffer.ts';
 import { compareBytes } from '../../server/search/byte-order.ts';
+import { appendPart, cutRuns } from '../../server/read-model/made-in-parts.ts';
 import { POSTINGS_FILE, POSTINGS_FORMAT, POSTINGS_HEADER_FILE, type PostingsHeader, type PostingsSection } from '../../server/search/postings-format.ts';
 import { PAGEFIND_DIR, readSidecar, SIDECAR_FILE, TEXTS_FILE } from '../../server/search/sidecar.ts';
 
@@ -40,35 +41,6 @@ async function textPlaces(searchDir: string, ids: readonly string[]): Promise<Fl
     places[2 * p + 1] = sidecar.bytes(i);
   });
   return places;
-}
-
-/** `n` items cut into `parts` consecutive runs `[from, to)` of about equal weight. */
-function cut(n: number, parts: number, weight: (i: number) => number): [number, number][] {
-  let total = 0;
-  for (let i = 0; i < n; i++) total += weight(i);
-  const runs: [number, number][] = [];
-  let from = 0;
-  let sum = 0;
-  for (let i = 0; i < n && runs.length < parts - 1; i++) {
-    sum += weight(i);
-    if (sum >= (total * (runs.length + 1)) / parts) { runs.push([from, i + 1]); from = i + 1; }
-  }
-  while (runs.length < parts) { runs.push([from, n]); from = n; }
-  return runs;
-}
-
-/** Appends `from`'s bytes to `fd` and removes it. */
-function appendFile(fd: number, from: string): void {
-  const src = fs.openSync(from, 'r');
-  try {
-    const buf = Buffer.allocUnsafe(8 << 20);
-    for (let n; (n = fs.readSync(src, buf)) > 0;) {
-      for (let done = 0; done < n;) done += fs.writeSync(fd, buf, done, n - done);
-    }
-  } finally {
-    fs.closeSync(src);
-  }
-  fs.rmSync(from);
 }
 
 export interface PostingsOptions {
@@ -90,13 +62,13 @@ export async function writePostings(searchDir: string, options: PostingsOptions 
   const ids = meta[1].map(([id]) => id);
   const places = await textPlaces(searchDir, ids);
   const texts = path.join(searchDir, TEXTS_FILE);
-  const runs = await Promise.all(cut(ids.length, parts, (p) => places[2 * p + 1]!).map(([from, to]) =>
+  const runs = await Promise.all(cutRuns(ids.length, parts, (p) => places[2 * p + 1]!).map(([from, to]) =>
     make({ step: 'tokens', file: texts, places: places.slice(2 * from, 2 * to) }) as Promise<TokenRun>));
   const { words: tokens, tokens: shared } = joinTokenRuns(runs);
   runs.length = 0;
 
   const sizes = meta[2].map(([, , hash]) => fs.statSync(path.join(bundle, 'index', `${hash}.pf_index`)).size);
-  const chunkRuns = cut(sizes.length, parts, (c) => sizes[c]!).map(([from, to]) => meta[2].slice(from, to).map(([, , hash]) => hash));
+  const chunkRuns = cutRuns(sizes.length, parts, (c) => sizes[c]!).map(([from, to]) => meta[2].slice(from, to).map(([, , hash]) => hash));
   const scans = await Promise.all(chunkRuns.map((hashes) => make({ step: 'scan', bundle, hashes, tokens: shared }) as Promise<ScanResult>));
   const lengths = shared.spans.filter((_, i) => i % 3 === 2);
   const { marks } = SharedPositions.join(lengths, scans.map((s) => s.marks));
@@ -110,13 +82,13 @@ export async function writePostings(searchDir: string, options: PostingsOptions 
   const words: string[] = [];
   const offsets: number[] = [];
   let records = 0;
-  const fd = fs.openSync(file, 'a');
+  const fd = fs.openSync(file, 'r+');
   try {
     written.forEach((run, p) => {
       const first = run.words[0];
       const previous = words[words.length - 1];
       if (first !== undefined && previous !== undefined && compareBytes(previous, first) >= 0) throw new Error(`postings: index words out of order (${previous}, ${first})`);
-      if (p > 0) appendFile(fd, partFile(p));
+      if (p > 0) appendPart(fd, records, partFile(p));
       words.push(...run.words);
       for (let i = 0; i < run.offsets.length - 1; i++) offsets.push(records + run.offsets[i]!);
       records += run.offsets[run.offsets.length - 1]!;

@@ -36,7 +36,7 @@ export class VarintBuffer {
   }
 }
 
-/** A VarintBuffer flushed to `fd` past a megabyte; `position` counts every byte written, from `start` (bytes already there). */
+/** A VarintBuffer flushed to `fd` past a megabyte, from `start` (bytes already there) on; `position` counts every byte written. */
 export class VarintFile extends VarintBuffer {
   private flushed: number;
   constructor(private readonly fd: number, start = 0) {
@@ -53,7 +53,7 @@ export class VarintFile extends VarintBuffer {
 
   flush(): void {
     let done = 0;
-    while (done < this.length) done += fs.writeSync(this.fd, this.buf, done, this.length - done);
+    while (done < this.length) done += fs.writeSync(this.fd, this.buf, done, this.length - done, this.flushed + done);
     this.flushed += this.length;
     this.length = 0;
   }

@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { encodeStrings, readBinaryFile, StringColumn, writeBinaryFile, type BinaryKind } from '../read-model/binary-file.ts';
+import { appendPart, cutRuns } from '../read-model/made-in-parts.ts';
 import { readInto } from '../read-model/read-at.ts';
 import { openPostingsSearch } from './postings-search.ts';
 import { readSidecar } from './sidecar.ts';
@@ -108,29 +109,10 @@ async function keptFamilies(searchDir: string, minBytes: number, parts: number):
       if (cost >= minBytes) families.set(key, { word: w, cost });
     }
     const keys = [...families.keys()].sort();
-    const total = keys.reduce((sum, key) => sum + families.get(key)!.cost, 0);
-    const cut: [string, string][][] = Array.from({ length: Math.max(1, parts) }, () => []);
-    let sum = 0;
-    for (const key of keys) {
-      const { word, cost } = families.get(key)!;
-      cut[Math.min(cut.length - 1, Math.floor((sum / total) * cut.length))]!.push([key, word]);
-      sum += cost;
-    }
-    return cut;
+    return cutRuns(keys.length, parts, (i) => families.get(keys[i]!)!.cost)
+      .map(([from, to]) => keys.slice(from, to).map((key): [string, string] => [key, families.get(key)!.word]));
   } finally {
     await index.close();
-  }
-}
-
-/** Appends the file `from` to the open `fd` at `at`, then removes it. */
-function appendFile(fd: number, at: number, from: string): void {
-  const buffer = Buffer.allocUnsafe(4 << 20);
-  const src = fs.openSync(from, 'r');
-  try {
-    for (let n; (n = fs.readSync(src, buffer, 0, buffer.length, null)) > 0; at += n) fs.writeSync(fd, buffer, 0, n, at);
-  } finally {
-    fs.closeSync(src);
-    fs.rmSync(from);
   }
 }
 
@@ -155,7 +137,7 @@ export async function writeWordAnswers(searchDir: string, minBytes = KEPT_MIN_BY
   try {
     let end = 0;
     made.forEach((m, i) => {
-      if (i > 0) appendFile(data, end, `${dataFile}.${i}`);
+      if (i > 0) appendPart(data, end, `${dataFile}.${i}`);
       end += m.bytes;
     });
   } finally {
