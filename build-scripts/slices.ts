@@ -7,8 +7,12 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
-/** Longest run of synchronous work before the event loop gets a turn. */
-export const SLICE_MS = 10;
+/**
+ * Longest run of synchronous work before the event loop gets a turn. Short: each build worker
+ * holds two tasks at once (a page read is ~3 ms), and the next only comes once this thread has
+ * taken a reply, so a longer slice leaves the crawl's workers idle (BENCHMARKS.md note 25).
+ */
+export const SLICE_MS = 2;
 
 /** Calls `each` on every item in order; `progress` after each slice. Stops, throwing its reason, once `signal` is aborted. */
 export async function inSlices<T>(items: readonly T[], each: (item: T, index: number) => void, progress: (done: number, total: number) => void, signal?: AbortSignal): Promise<void> {

@@ -272,8 +272,9 @@ export interface SessionMerger {
 /**
  * Merges the bundles of `count` sessions (over consecutive slices of the pages, in order) into
  * `outDir`, as they come. The session folders are consumed (fragments are moved out of them).
+ * `onMerged` hears of each session once it is taken, in order, with its renamed fragments.
  */
-export function createMerger(count: number, outDir: string): SessionMerger {
+export function createMerger(count: number, outDir: string, onMerged?: (index: number, renamed: Map<string, string>) => void): SessionMerger {
   if (count === 0) throw new Error('no Pagefind sessions to merge');
   const waiting = new Map<number, string>();
   const read: Session[] = [];
@@ -293,6 +294,7 @@ export function createMerger(count: number, outDir: string): SessionMerger {
     renamed.push(moveFragments(s, outDir, taken, pages));
     readFilters(s, filters);
     readWords(s, words);
+    onMerged?.(read.length - 1, renamed[renamed.length - 1]!);
   };
 
   return {

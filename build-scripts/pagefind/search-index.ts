@@ -24,8 +24,7 @@ import { decodePayload } from './files.ts';
 import { compileLexicon } from '../lexicon/compile.ts';
 import { realWordsFilters } from '../lexicon/real-words.ts';
 import { createMerger } from './merge.ts';
-import { createTextSpill, type SpillRef } from '../text-spill.ts';
-import { writeSidecarFiles } from './sidecar-files.ts';
+import { createSidecarWriter } from './sidecar-files.ts';
 import { writePostings, type PostingsOptions } from './postings-writer.ts';
 import { writeWordAnswers, type AnswersMaker } from '../../server/search/word-answers.ts';
 
@@ -60,8 +59,9 @@ export const SESSION_PAGES = 250;
 export type SessionPage = Pick<ReadModelPage, 'path' | 'title' | 'city' | 'description' | 'markdown'>;
 
 /**
- * The pages to index, in order: all at hand, or their number and a reader of consecutive ones,
- * called as each session starts, so a large site's text is never in memory all at once.
+ * The pages to index: all at hand (in any order), or their number and a reader of consecutive
+ * ones in path order, called as each session starts, so a large site's text is never in memory
+ * all at once.
  */
 export type PageSource = readonly SessionPage[] | { readonly length: number; read(from: number, to: number): SessionPage[] };
 
@@ -236,7 +236,9 @@ export async function buildSearchIndex(opts: {
   /** Pages indexed so far, after each session. */
   progress?: (done: number) => void;
 }): Promise<{ indexed: number }> {
-  const { pages, outDir, siteUrl } = opts;
+  const { outDir, siteUrl } = opts;
+  // Pages go in by path: the sidecar stores them in that order, as the sessions' order.
+  const pages: PageSource = 'read' in opts.pages ? opts.pages : [...opts.pages].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const sessionPages = opts.sessionPages ?? SESSION_PAGES;
   if (!opts.runSession) {
     try {
@@ -255,61 +257,62 @@ export async function buildSearchIndex(opts: {
   for (let i = 0; i < pages.length; i += sessionPages) slices.push({ from: i, to: Math.min(pages.length, i + sessionPages) });
   const sessionsDir = path.join(outDir, '.sessions');
   const dirs = slices.length === 1 ? [bundle] : slices.map((_, i) => path.join(sessionsDir, String(i)));
+  // The sidecar takes each session's pages as the merge takes the session, in page order, so the
+  // sessions' texts need no keeping and only the vocabulary's part is left for the stage's end.
+  const sidecar = createSidecarWriter(outDir);
+  const ended = new Map<number, { slice: SessionPage[]; result: SessionResult }>();
+  let indexed = 0;
+  let lastPath: string | null = null;
+  const toSidecar = (index: number, renamed?: Map<string, string>) => {
+    const { slice, result } = ended.get(index)!;
+    ended.delete(index);
+    const idOf = new Map<string, string>();
+    for (const [id, url] of result.fragments) idOf.set(url, renamed?.get(id) ?? id);
+    const added = new Set(slice.map((page) => page.path));
+    for (const url of idOf.keys()) if (!added.has(url)) throw new Error(`pagefind returned a page that was not added: ${url}`);
+    indexed += result.fragments.length;
+    slice.forEach((page, k) => {
+      const id = idOf.get(page.path);
+      if (id === undefined) return;
+      if (lastPath !== null && !(lastPath < page.path)) throw new Error(`pages to index must come in path order: ${page.path} after ${lastPath}`);
+      lastPath = page.path;
+      const [title = '', heads = ''] = result.stems[k]!.split('\n');
+      sidecar.add({ id, path: page.path, text: result.texts[k]!, titleStems: stemList(title), headStems: stemList(heads) });
+    });
+  };
   // Each session's bundle is read into the merge as soon as it and those before it are done.
-  const merger = slices.length > 1 ? createMerger(slices.length, bundle) : null;
-  // Each session's results are taken in as it ends: its word counts summed (a session's list
-  // is as long as its vocabulary, hundreds of sessions' lists would outweigh the sum), its texts
-  // left on disk until the sidecar is written (held, a large site's would be gigabytes).
-  const texts = createTextSpill(path.join(outDir, '.texts'));
+  const merger = slices.length > 1 ? createMerger(slices.length, bundle, toSidecar) : null;
   try {
-    const textAt = new Map<string, SpillRef>();
-    const stemsAt = new Map<string, SpillRef>();
+    // Each session's word counts are summed as it ends: a session's list is as long as its
+    // vocabulary, and hundreds of sessions' lists would outweigh the sum.
     const df = new Map<string, number>();
-    const fragments: SessionResult['fragments'][] = new Array(slices.length);
     let next = 0;
     let done = 0;
     await Promise.all(Array.from({ length: Math.min(parallel, slices.length) }, async () => {
       for (let i = next++; i < slices.length; i = next++) {
         const slice = readPages(pages, slices[i]!.from, slices[i]!.to);
         const result = await run({ pages: slice, bundle: dirs[i]! });
-        slice.forEach((page, k) => {
-          textAt.set(page.path, texts.put(result.texts[k]!));
-          stemsAt.set(page.path, texts.put(result.stems[k]!));
-        });
         for (const [w, n] of result.df) df.set(w, (df.get(w) ?? 0) + n);
-        fragments[i] = result.fragments;
-        merger?.add(i, dirs[i]!);
+        ended.set(i, { slice, result });
+        if (merger) merger.add(i, dirs[i]!);
+        else toSidecar(i);
         opts.progress?.(done += slice.length);
       }
     }));
     await opts.endSessions?.();
-    let renamed: Map<string, string>[] = [];
     if (merger) {
-      ({ renamed } = await merger.finish());
+      await merger.finish();
       await fs.rm(sessionsDir, { recursive: true, force: true });
     }
-
-    const ids = fragments.flatMap((f, i) => f.map(([id, url]): [string, string] => [renamed[i]?.get(id) ?? id, url]));
-    for (const [, url] of ids) if (!textAt.has(url)) throw new Error(`pagefind returned a page that was not added: ${url}`);
-    ids.sort((a, b) => (a[1] < b[1] ? -1 : 1));
-    await writeSidecarFiles(outDir, {
-      site_url: siteUrl,
-      pages: (function* () {
-        for (const [id, url] of ids) {
-          const [title = '', heads = ''] = texts.get(stemsAt.get(url)!).split('\n');
-          yield { id, path: url, text: texts.get(textAt.get(url)!), titleStems: stemList(title), headStems: stemList(heads) };
-        }
-      })(),
-      vocabulary: [...df].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
-    });
+    sidecar.finish({ site_url: siteUrl, vocabulary: [...df].sort((a, b) => (a[0] < b[0] ? -1 : 1)) });
     await writePostings(outDir, opts.postings);
     await writeWordAnswers(outDir, undefined, opts.answers);
     await fs.writeFile(path.join(outDir, LEXICON_FILE), JSON.stringify(opts.lexicon ?? compileLexicon()));
     const realWords = realWordsFilters();
     await fs.writeFile(path.join(outDir, SPANISH_WORDS_FILE), realWords.spanish);
     await fs.writeFile(path.join(outDir, ENGLISH_WORDS_FILE), realWords.english);
-    return { indexed: ids.length };
+    return { indexed };
   } finally {
-    texts.remove();
+    sidecar.close();
   }
 }

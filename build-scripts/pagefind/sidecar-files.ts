@@ -4,7 +4,7 @@
  * the pages' title and heading stems (computed by the sessions) and each vocabulary word's stem
  * numbered into one stem list, so a server opening the build stems and parses nothing.
  */
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import path from 'node:path';
 import { encodeStrings, writeBinaryFile } from '../../server/read-model/binary-file.ts';
 import { PageStemsBuilder } from '../../server/search/page-stems.ts';
@@ -14,52 +14,87 @@ import { wordsByStem } from '../../server/search/vocabulary.ts';
 
 export interface SidecarInput {
   site_url: string;
-  /**
-   * In the order they are stored (the caller sorts them); read once, a page at a time. `titleStems`
-   * and `headStems`: page-stems.ts `fieldStems` of the title, and of the headings and description.
-   */
-  pages: Iterable<{ id: string; path: string; text: string; titleStems: readonly string[]; headStems: readonly string[] }>;
+  /** In the order they are stored (the caller sorts them); read once, a page at a time. */
+  pages: Iterable<SidecarPage>;
   /** Folded word and the number of pages it appears in, by word. */
   vocabulary: readonly (readonly [string, number])[];
 }
 
-/** Appends strings to a file in chunks of about a megabyte. */
-async function chunkedWriter(file: string) {
-  const out = await fs.open(file, 'w');
-  let chunk = '';
-  return {
-    async add(s: string) {
-      chunk += s;
-      if (chunk.length >= 1 << 20) { await out.write(chunk); chunk = ''; }
-    },
-    async close() {
-      try { if (chunk !== '') await out.write(chunk); } finally { await out.close(); }
-    },
-  };
+/** One page of the sidecar. `titleStems`, `headStems`: page-stems.ts `fieldStems` of the title, and of the headings and description. */
+export interface SidecarPage { id: string; path: string; text: string; titleStems: readonly string[]; headStems: readonly string[] }
+
+export interface SidecarWriter {
+  /** The next page, in the order pages are stored (by path). */
+  add(page: SidecarPage): void;
+  /** Writes sidecar.bin; `vocabulary` holds the folded words and the number of pages each appears in, by word. */
+  finish(input: Omit<SidecarInput, 'pages'>): void;
+  /** Closes texts.txt, if `finish` has not (a failed build); closing again does nothing. */
+  close(): void;
 }
 
 const bytesOf = (a: Uint32Array | Int32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
-export async function writeSidecarFiles(outDir: string, input: SidecarInput): Promise<void> {
-  const texts = await chunkedWriter(path.join(outDir, TEXTS_FILE));
+/** Texts appended to texts.txt in chunks of about a megabyte. */
+const TEXT_CHUNK = 1 << 20;
+
+function append(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let done = 0; done < bytes.length;) done += fs.writeSync(fd, bytes, done, bytes.length - done);
+}
+
+/**
+ * The sidecar, written a page at a time as pages come (texts.txt at once, in chunks), and
+ * sidecar.bin at the end: the search stage adds each session's pages as the merge takes it, so
+ * only the vocabulary's part is left for the stage's single-threaded end.
+ */
+export function createSidecarWriter(outDir: string): SidecarWriter {
+  const fd = fs.openSync(path.join(outDir, TEXTS_FILE), 'w');
+  let chunk = '';
+  let open = true;
   const ids: string[] = [];
   const paths: string[] = [];
   const textBytes: number[] = [];
   // Titles, headings and vocabulary words share one numbering of stems.
   const titles = new PageStemsBuilder();
   const heads = new PageStemsBuilder(titles.ids);
-  try {
-    for (const page of input.pages) {
-      await texts.add(`${page.text}\n`);
+  const close = () => {
+    if (!open) return;
+    open = false;
+    try { if (chunk !== '') append(fd, chunk); } finally { fs.closeSync(fd); }
+  };
+  return {
+    add(page) {
+      chunk += `${page.text}\n`;
+      if (chunk.length >= TEXT_CHUNK) { append(fd, chunk); chunk = ''; }
       ids.push(page.id);
       paths.push(page.path);
       textBytes.push(Buffer.byteLength(page.text));
       titles.add(page.titleStems);
       heads.add(page.headStems);
-    }
-  } finally {
-    await texts.close();
+    },
+    finish(input) {
+      close();
+      writeSidecarBin(outDir, input, { ids, paths, textBytes, titles, heads });
+    },
+    close,
+  };
+}
+
+export async function writeSidecarFiles(outDir: string, input: SidecarInput): Promise<void> {
+  const writer = createSidecarWriter(outDir);
+  try {
+    for (const page of input.pages) writer.add(page);
+  } catch (err) {
+    writer.close();
+    throw err;
   }
+  writer.finish(input);
+}
+
+function writeSidecarBin(outDir: string, input: Omit<SidecarInput, 'pages'>, pages: {
+  ids: string[]; paths: string[]; textBytes: number[]; titles: PageStemsBuilder; heads: PageStemsBuilder;
+}): void {
+  const { ids, paths, textBytes, titles, heads } = pages;
   const stemIds = titles.ids;
   const wordStems = Uint32Array.from(input.vocabulary, ([word]) => {
     const s = stem(word);

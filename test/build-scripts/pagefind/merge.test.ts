@@ -148,6 +148,44 @@ test('pages read from a source as each session starts: the same files, byte for 
   assert.equal(await fileHashes(dir), await fileHashes(merged));
 });
 
+test('sessions that end out of order: the same files, byte for byte, as one session after another', async () => {
+  const dir = path.join(root, 'out-of-order');
+  // Session 2k ends only once session 2k + 1 has: the merge takes them in order all the same,
+  // and the sidecar stores each session's pages when the merge takes it.
+  const count = Math.ceil(pages.length / 37);
+  const ended = Array.from({ length: count }, () => {
+    let resolve!: () => void;
+    return { promise: new Promise<void>((r) => { resolve = r; }), resolve };
+  });
+  const order: number[] = [];
+  await buildSearchIndex({
+    pages, outDir: dir, siteUrl: SITE, sessionPages: 37, parallel: 2,
+    runSession: async (task) => {
+      const i = Number(path.basename(task.bundle));
+      const result = await indexSession(task);
+      if (i % 2 === 0 && i + 1 < count) await ended[i + 1]!.promise;
+      order.push(i);
+      ended[i]!.resolve();
+      return result;
+    },
+  });
+  assert.ok(order.some((i, k) => k > 0 && i < order[k - 1]!), `sessions ended in order: ${order.join(' ')}`);
+  assert.equal(await fileHashes(dir), await fileHashes(merged));
+});
+
+test('pages from a source that is not in path order are refused', async () => {
+  const reversed = [...pages].reverse();
+  try {
+    await buildSearchIndex({
+      pages: { length: reversed.length, read: (from, to) => reversed.slice(from, to) },
+      outDir: path.join(root, 'reversed'), siteUrl: SITE, sessionPages: 37,
+    });
+    assert.unreachable('built');
+  } catch (err) {
+    assert.match((err as Error).message, /pages to index must come in path order/);
+  }
+});
+
 test('and searches the same: results, order and excerpts', async () => {
   const info = pageInfo(pages);
   const one = await openSearch(single, info, FIXTURE_CURSOR_KEY);
