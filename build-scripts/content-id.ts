@@ -12,6 +12,7 @@ import path from 'node:path';
 import { READ_MODEL_SCHEMA_VERSION, type ReadModelPage } from '../server/schemas/read-model.ts';
 import { COMPANY_SECTIONS, type CompanyInfo, type CompanySection } from '../server/schemas/resources.ts';
 import { LEXICON_FILE, PAGEFIND_DIR } from '../server/search/sidecar.ts';
+import { byPath } from './page-index.ts';
 
 const PAGEFIND_ENTRY = 'pagefind-entry.json';
 
@@ -25,7 +26,7 @@ export async function contentId(opts: {
   const hash = createHash('sha256');
   const line = (...parts: string[]) => hash.update(parts.join('\u0000') + '\n');
   line('agentes read model', String(READ_MODEL_SCHEMA_VERSION), opts.siteUrl);
-  const pages = [...opts.pages].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const pages = [...opts.pages].sort(byPath);
   for (const p of pages) line('page', p.path, p.slug, p.title, p.description, p.city, p.kind, p.hash);
   for (const section of COMPANY_SECTIONS) line('company', section, JSON.stringify(opts.company[section]));
   for (const file of [LEXICON_FILE, path.join(PAGEFIND_DIR, PAGEFIND_ENTRY)]) {

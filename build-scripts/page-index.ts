@@ -64,7 +64,8 @@ export interface PageWriter {
   finish(): PageIndexEntry[];
 }
 
-const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+/** The read model's page order: by path, as JavaScript compares strings. */
+export const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 export function createPageWriter(buildDir: string): PageWriter {
   fs.mkdirSync(path.join(buildDir, 'pages'), { recursive: true });

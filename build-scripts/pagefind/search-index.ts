@@ -24,6 +24,7 @@ import { decodePayload } from './files.ts';
 import { compileLexicon } from '../lexicon/compile.ts';
 import { realWordsFilters } from '../lexicon/real-words.ts';
 import { createMerger } from './merge.ts';
+import { byPath } from '../page-index.ts';
 import { createSidecarWriter } from './sidecar-files.ts';
 import { writePostings, type PostingsOptions } from './postings-writer.ts';
 import { writeWordAnswers, type AnswersMaker } from '../../server/search/word-answers.ts';
@@ -238,7 +239,7 @@ export async function buildSearchIndex(opts: {
 }): Promise<{ indexed: number }> {
   const { outDir, siteUrl } = opts;
   // Pages go in by path: the sidecar stores them in that order, as the sessions' order.
-  const pages: PageSource = 'read' in opts.pages ? opts.pages : [...opts.pages].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const pages: PageSource = 'read' in opts.pages ? opts.pages : [...opts.pages].sort(byPath);
   const sessionPages = opts.sessionPages ?? SESSION_PAGES;
   if (!opts.runSession) {
     try {

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { encodeStrings, writeBinaryFile } from '../../server/read-model/binary-file.ts';
+import { writeAt } from '../../server/read-model/read-at.ts';
 import { PageStemsBuilder } from '../../server/search/page-stems.ts';
 import { SIDECAR_FILE, SIDECAR_KIND, SIDECAR_SECTIONS, SidecarHeadSchema, TEXTS_FILE } from '../../server/search/sidecar.ts';
 import { stem } from '../../server/search/stem-es.ts';
@@ -37,11 +38,6 @@ const bytesOf = (a: Uint32Array | Int32Array) => new Uint8Array(a.buffer, a.byte
 /** Texts appended to texts.txt in chunks of about a megabyte. */
 const TEXT_CHUNK = 1 << 20;
 
-function append(fd: number, text: string): void {
-  const bytes = Buffer.from(text, 'utf8');
-  for (let done = 0; done < bytes.length;) done += fs.writeSync(fd, bytes, done, bytes.length - done);
-}
-
 /**
  * The sidecar, written a page at a time as pages come (texts.txt at once, in chunks), and
  * sidecar.bin at the end: the search stage adds each session's pages as the merge takes it, so
@@ -50,7 +46,14 @@ function append(fd: number, text: string): void {
 export function createSidecarWriter(outDir: string): SidecarWriter {
   const fd = fs.openSync(path.join(outDir, TEXTS_FILE), 'w');
   let chunk = '';
+  let written = 0;
   let open = true;
+  const append = () => {
+    const bytes = Buffer.from(chunk, 'utf8');
+    writeAt(fd, bytes, written);
+    written += bytes.length;
+    chunk = '';
+  };
   const ids: string[] = [];
   const paths: string[] = [];
   const textBytes: number[] = [];
@@ -60,12 +63,12 @@ export function createSidecarWriter(outDir: string): SidecarWriter {
   const close = () => {
     if (!open) return;
     open = false;
-    try { if (chunk !== '') append(fd, chunk); } finally { fs.closeSync(fd); }
+    try { if (chunk !== '') append(); } finally { fs.closeSync(fd); }
   };
   return {
     add(page) {
       chunk += `${page.text}\n`;
-      if (chunk.length >= TEXT_CHUNK) { append(fd, chunk); chunk = ''; }
+      if (chunk.length >= TEXT_CHUNK) append();
       ids.push(page.id);
       paths.push(page.path);
       textBytes.push(Buffer.byteLength(page.text));

@@ -1,5 +1,5 @@
 /** Unsigned LEB128 varints appended to a growing buffer in memory, or to a file a megabyte at a time. */
-import fs from 'node:fs';
+import { writeAt } from '../../server/read-model/read-at.ts';
 
 export class VarintBuffer {
   buf = Buffer.allocUnsafe(1 << 16);
@@ -52,8 +52,7 @@ export class VarintFile extends VarintBuffer {
   }
 
   flush(): void {
-    let done = 0;
-    while (done < this.length) done += fs.writeSync(this.fd, this.buf, done, this.length - done, this.flushed + done);
+    writeAt(this.fd, this.buf.subarray(0, this.length), this.flushed);
     this.flushed += this.length;
     this.length = 0;
   }

@@ -18,6 +18,7 @@ import path from 'node:path';
 import type { BuildContext, CrawledPage } from '../context.ts';
 import { BuildError, forPage } from '../errors.ts';
 import { listFiles } from '../files.ts';
+import { byPath } from '../page-index.ts';
 import type { PageRead } from '../tasks/page-read.ts';
 import { readSitemap } from '../sitemap.ts';
 
@@ -186,6 +187,6 @@ export async function crawl(ctx: BuildContext): Promise<CrawlResult> {
   }
 
   const pages = [...visited.values()].filter((v) => v.redirect === null).map((v) => v.page);
-  pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  pages.sort(byPath);
   return { pages, unlinked };
 }

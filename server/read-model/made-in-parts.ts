@@ -4,6 +4,7 @@
  * files appended to the first, in order.
  */
 import fs from 'node:fs';
+import { writeAt } from './read-at.ts';
 
 /** `n` items cut into `parts` consecutive runs `[from, to)` of about equal `weight`; runs may be empty. */
 export function cutRuns(n: number, parts: number, weight: (i: number) => number): [from: number, to: number][] {
@@ -27,7 +28,7 @@ export function appendPart(fd: number, at: number, from: string): number {
   let written = 0;
   try {
     for (let n; (n = fs.readSync(src, buffer, 0, buffer.length, null)) > 0;) {
-      for (let done = 0; done < n;) done += fs.writeSync(fd, buffer, done, n - done, at + written + done);
+      writeAt(fd, buffer.subarray(0, n), at + written);
       written += n;
     }
   } finally {

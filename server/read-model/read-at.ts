@@ -1,6 +1,7 @@
 /**
- * Positioned synchronous reads of files held open (page pack checks, search texts, the build's
- * spills): `readSync` may return fewer bytes than asked, so each read loops until it has them all.
+ * Positioned synchronous reads and writes of files held open (page pack checks, search texts, the
+ * build's spills and files made in parts): `readSync` and `writeSync` may move fewer bytes than
+ * asked, so each call loops until it has moved them all.
  */
 import fs from 'node:fs';
 
@@ -19,4 +20,9 @@ export function readInto(fd: number, buf: Buffer, length: number, position: numb
 export function readAt(fd: number, position: number, length: number): Buffer {
   const bytes = Buffer.allocUnsafe(length);
   return bytes.subarray(0, readInto(fd, bytes, length, position));
+}
+
+/** Writes all of `bytes` into `fd` from `position`. */
+export function writeAt(fd: number, bytes: Uint8Array, position: number): void {
+  for (let done = 0; done < bytes.length;) done += fs.writeSync(fd, bytes, done, bytes.length - done, position + done);
 }
