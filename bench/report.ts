@@ -135,8 +135,8 @@ function largeSection(large: LargeReport): string {
     '### Large sites',
     '',
     `Generated sites (bench/build/generate-site.ts), read-model stage, then the server as \`npm start\` runs it (hot set ${fmt(large.cacheMb)} MB). `
-      + 'Cold read_page: up to 1,000 pages never asked for before, each once, by wrk on one connection (one request at a time, loopback); the count read is in brackets. Search: the micro section\'s realistic Zipf mix, in-process, '
-      + '5,000 calls. Publish: a second build of the same pages pointed to while wrk reads a page.',
+      + `Cold read_page: up to 1,000 pages never asked for before, each once, by ${large.tool} on one connection (one request at a time, loopback); the count read is in brackets. Search: the micro section's realistic Zipf mix, in-process, `
+      + `5,000 calls. Publish: a second build of the same pages pointed to while ${large.tool} reads a page.`,
     '',
     table(['pages', 'read-model stage', 'peak RSS (build + Pagefind)', 'ready', 'RSS after start', 'RSS after load', 'cold read_page p50 / p99', 'search p50 / p99', 'swap', 'failed during swap'],
       large.runs.map((r) => [

@@ -6,12 +6,12 @@
  *   - ready: process start to the first 200 of read_page;
  *   - RSS after start (+ settle) and after the load (+ settle): cold reads, a hot page, and the
  *     search mix below over HTTP, one call at a time;
- *   - cold read_page: one request each, one at a time (wrk, one connection), to pages never asked
+ *   - cold read_page: one request each, one at a time (one connection), to pages never asked
  *     for before (so not in the hot set), end to end over loopback HTTP: p50 / p99;
  *   - search_pages in-process on the same model: the realistic Zipf mix of the micro section;
  *   - a publish under load: a second build of the same pages (hard links, new id) is pointed to
- *     while wrk reads a page; the time from the pointer switch to `read model swapped`, and the
- *     answers that failed meanwhile.
+ *     while the load tool reads a page; the time from the pointer switch to `read model swapped`,
+ *     and the answers that failed meanwhile.
  * Generated sites and builds go under var/bench/ and are removed at the end.
  */
 import fs from 'node:fs/promises';
@@ -52,7 +52,7 @@ export interface LargeRun {
   swapAnswers: number;
 }
 
-export interface LargeReport { runs: LargeRun[]; cacheMb: number }
+export interface LargeReport { runs: LargeRun[]; cacheMb: number; tool: LoadTool }
 
 const SETTLE_MS = 5_000;
 const COLD_PAGES = 1_000;
@@ -188,5 +188,5 @@ export async function runLarge(opts: { sizes: readonly number[]; tool: LoadTool;
       await fs.rm(work, { recursive: true, force: true });
     }
   }
-  return { runs, cacheMb: parseConfig().readModelCacheBytes / 2 ** 20 };
+  return { runs, cacheMb: parseConfig().readModelCacheBytes / 2 ** 20, tool: opts.tool };
 }
