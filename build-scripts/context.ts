@@ -1,4 +1,5 @@
 /** What the stages share while one build runs. */
+import type { Dirent } from 'node:fs';
 import type { ReadModelPage } from '../server/schemas/read-model.ts';
 import type { PageRead, PageReadTask } from './tasks/page-read.ts';
 import type { SessionResult, SessionTask } from './pagefind/search-index.ts';
@@ -50,6 +51,8 @@ export interface BuildContext {
   spill: TextSpill;
   /** Aborted once a stage has failed: stages running beside it stop early. */
   signal: AbortSignal;
+  /** The built site's listing (files.ts `listEntries`), made once for the site and crawl stages. */
+  siteEntries(): readonly Dirent[];
 }
 
 export interface CrawledPage {

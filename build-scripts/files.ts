@@ -5,12 +5,16 @@ import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 
 /**
- * Every file under `dir` (recursive), as absolute paths, skipping dot-folders. Synchronous: the
- * promise API takes a round trip to libuv's pool per folder (BENCHMARKS.md note 6), and this
- * runs at the start of the build, when nothing else can run.
+ * Everything under `dir` (recursive). Synchronous: the promise API takes a round trip to libuv's
+ * pool per folder (BENCHMARKS.md note 6), and this runs at the start of the build, when nothing
+ * else can run.
  */
-export function listFiles(dir: string): string[] {
-  const entries = fsSync.readdirSync(dir, { withFileTypes: true, recursive: true });
+export function listEntries(dir: string): fsSync.Dirent[] {
+  return fsSync.readdirSync(dir, { withFileTypes: true, recursive: true });
+}
+
+/** The files of `entries`, a listing of `dir`, as absolute paths, skipping dot-folders. */
+export function listFiles(dir: string, entries: readonly fsSync.Dirent[]): string[] {
   return entries
     .filter((e) => e.isFile())
     .map((e) => path.join(e.parentPath, e.name))

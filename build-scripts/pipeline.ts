@@ -13,6 +13,7 @@
  * Each stage keeps its own progress, timing and failure; when one of them fails, the others stop
  * at their next step, and the build reports the first failure.
  */
+import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ROOT, parseConfig, parseSiteUrl } from '../server/config.ts';
@@ -23,6 +24,7 @@ import { newBuildId } from './build-id.ts';
 import { contentId } from './content-id.ts';
 import type { BuildContext, ProgressEvent } from './context.ts';
 import { BuildError, messageOf } from './errors.ts';
+import { listEntries } from './files.ts';
 import { acquireLock } from './lock.ts';
 import { createManifest } from './manifest.ts';
 import { createBuildWorkers } from './workers.ts';
@@ -88,6 +90,9 @@ async function sideBySide(abort: AbortController, ...runs: (() => Promise<unknow
   if (first) throw (first as { error: unknown }).error;
 }
 
+/** The stages that take the built site's listing: site and crawl. */
+const SITE_LISTING_USERS = 2;
+
 /** The Markdown spill's name in the staging folder: removed before the build is published. */
 const SPILL_FILE = '.markdown.spill';
 
@@ -122,10 +127,21 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
   const abort = new AbortController();
   let spill: TextSpill | undefined;
   const spillOf = (): TextSpill => (spill ??= createTextSpill(path.join(stagingDir, SPILL_FILE)));
+  // The site and the crawl both need the built site's listing, on the main thread, before any
+  // worker has a page: one listing serves both (BENCHMARKS.md note 28). It is forgotten once both
+  // have it, so that it is freed with the site stage instead of held to the build's end.
+  let siteEntries: Dirent[] | undefined;
+  let siteEntriesTaken = 0;
+  const takeSiteEntries = (): Dirent[] => {
+    const entries = siteEntries ?? listEntries(distDir);
+    siteEntries = ++siteEntriesTaken < SITE_LISTING_USERS ? entries : undefined;
+    return entries;
+  };
 
   const ctx: BuildContext = {
     distDir, outDir, stagingDir, siteUrl, contentDir, buildId, log, workers, signal: abort.signal,
     get spill() { return spillOf(); },
+    siteEntries: takeSiteEntries,
     warn: (line) => {
       warnings.push(line);
       log(`warning: ${line}`);

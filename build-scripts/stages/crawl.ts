@@ -74,7 +74,7 @@ function decode(s: string): string {
 
 export async function crawl(ctx: BuildContext): Promise<CrawlResult> {
   const site = new URL(ctx.siteUrl);
-  const files = listFiles(ctx.distDir);
+  const files = listFiles(ctx.distDir, ctx.siteEntries());
   const output = new Set(files.filter((f) => path.basename(f) === 'index.html').map((f) => pagePathOf(ctx.distDir, f)));
   if (!output.has('/')) throw new BuildError(STAGE, '/', `no home page: ${path.join(ctx.distDir, 'index.html')} does not exist — was the site built?`);
   const builtFiles = new Set(files.map((f) => '/' + path.relative(ctx.distDir, f).split(path.sep).join('/')));

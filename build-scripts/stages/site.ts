@@ -60,7 +60,7 @@ export interface SiteResult {
 
 export async function copySite(ctx: BuildContext): Promise<SiteResult> {
   const target = path.join(ctx.stagingDir, SITE_DIR);
-  const entries = fs.readdirSync(ctx.distDir, { withFileTypes: true, recursive: true });
+  const entries = ctx.siteEntries();
   const rel = (e: fs.Dirent) => path.relative(ctx.distDir, path.join(e.parentPath, e.name));
   fs.mkdirSync(target);
   // Parents come before their children in readdir's recursive listing only by chance: sort by depth.

@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
@@ -182,6 +183,25 @@ siteTest('the build\'s site holds copies of Astro\'s files with its own siblings
   assert.is(await fs.readFile(path.join(secondSite, 'big.svg'), 'utf8'), changed);
   assert.is(brotliDecompressSync(await fs.readFile(path.join(secondSite, 'big.svg.br'))).toString(), changed);
   assert.is(gunzipSync(await fs.readFile(path.join(secondSite, 'big.svg.gz'))).toString(), changed);
+});
+
+siteTest('the site and crawl stages share one listing of the built site', async (site) => {
+  const listings: string[] = [];
+  const readdirSync = fsSync.readdirSync;
+  fsSync.readdirSync = ((dir: fsSync.PathLike, opts?: unknown) => {
+    if (path.resolve(String(dir)) === path.resolve(site.distDir)) listings.push(String(dir));
+    return (readdirSync as (d: fsSync.PathLike, o?: unknown) => unknown)(dir, opts);
+  }) as typeof fsSync.readdirSync;
+  let result: Awaited<ReturnType<typeof buildReadModel>>;
+  try {
+    result = await buildReadModel(options(site));
+  } finally {
+    fsSync.readdirSync = readdirSync;
+  }
+  assert.is(listings.length, 1, 'one listing on the main thread');
+  assert.ok(result.manifest.counts.pages > 0);
+  const siteDir = path.join(site.outDir, 'builds', result.buildId, 'site');
+  assert.ok(fsSync.existsSync(path.join(siteDir, 'index.html')), 'the site stage copied from it');
 });
 
 siteTest('siblings an older build left in dist/ are made again from their file; other .gz files are copied', async (site) => {
