@@ -40,13 +40,13 @@ async function main(argv: string[]): Promise<number> {
   let micro: MicroReport | undefined;
   let build: BuildReport | undefined;
   let large: LargeReport | undefined;
-  // The build section first: it creates ~70,000 files, which on ext4 without a journal costs far
-  // more within half a minute of other files' deletion (BENCHMARKS.md note 4), and the sections
-  // before it would leave it theirs; the files it deletes at its end cost the others nothing.
   // Both load sections use one tool; autocannon runs in this process, beside the server on the
   // same cores, so its figures differ from wrk's (ratios closer to 1, latency tails longer).
   const tool = args.sections.has('large') || args.sections.has('http') ? await pickTool(args.tool) : undefined;
   if (tool === 'autocannon' && !args.tool) log('wrk is not installed; using autocannon (costlier per request: ratios read closer to 1, latency tails longer — apt-get install wrk)');
+  // The build section first: it creates ~70,000 files, which on ext4 without a journal costs far
+  // more within half a minute of other files' deletion (BENCHMARKS.md note 4), and the sections
+  // before it would leave it theirs; the files it deletes at its end cost the others nothing.
   if (args.sections.has('build')) build = await runBuild({ pages: args.pages, ...(profileDir ? { profileDir } : {}), log });
   if (tool && args.sections.has('large')) large = await runLarge({ sizes: args.largePages, tool, seconds: args.seconds, log });
   if (args.sections.has('micro')) micro = await runMicro({ quick: args.quick, log });
