@@ -1,22 +1,36 @@
 /**
- * `npm test`'s runner: uvu over `test/` (or `[dir] [pattern]`, as uvu takes them), failing the run
- * when a suite ran fewer tests than it has without a failure to show for it.
+ * `npm test`'s runner. Each uvu file runs in a process of its own, several at once, and its
+ * output is printed whole when it ends; the totals of every file close the run as uvu's do.
  *
- * Why: uvu swallows an error thrown in a suite's `before` or `after` hook (its runner returns
- * from a `finally`): the suite prints `(0 / 6)`, no failure, and uvu exits 0. A private
- * redis-server that cannot start, or a fixture that cannot be built, would pass unnoticed (seen:
- * the Pagefind merge suite lost all six tests in one CI run, and the run exited 0). Such a suite
- * fails the run here, named; run its file alone to see the hook's error.
+ *   node --import tsx scripts/run-tests.ts                       every tier
+ *   node --import tsx scripts/run-tests.ts --tier unit           one tier (unit, server, e2e; test/tiers.ts)
+ *   node --import tsx scripts/run-tests.ts test/server/mcp       the files under a folder
+ *   node --import tsx scripts/run-tests.ts [dir] [pattern]       as uvu takes them
+ *   --jobs N                                                     files at once (TEST_JOBS; default: cores + 1)
+ *
+ * The sample site is built once, before any file that may read it starts. At most one e2e file
+ * runs at a time: browsers and process failures want the machine to themselves more than the rest.
+ *
+ * A file fails the run when uvu counts a failure, when it exits without its totals, and when a
+ * suite ran fewer tests than it has with no failure to show for it: uvu swallows an error thrown
+ * in a `before` or `after` hook (its runner returns from a `finally`) and prints `(0 / 6)`.
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { tierOf, TIERS, type Tier } from '../test/tiers.ts';
 
 const SUITE_FILE = /\.(?:test|spec)\.[cm]?[jt]s$/;
 const COUNT = /\((\d+) \/ (\d+)\)\s*$/;
+// eslint-disable-next-line no-control-regex
+const COLOUR = /\x1b\[[0-9;]*m/g;
+/** A file still running after this long is stopped and failed: CI must end. */
+const FILE_TIMEOUT_MS = 20 * 60_000;
 
 /** Suites of uvu's output that ran fewer tests than they have, beyond the ones that failed. */
 export function lostSuites(output: string): { file: string; lost: number }[] {
-  // eslint-disable-next-line no-control-regex
-  const lines = output.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+  const lines = output.replace(COLOUR, '').split('\n');
   const lost: { file: string; lost: number }[] = [];
   let file = '(unnamed suite)';
   for (const line of lines) {
@@ -29,24 +43,153 @@ export function lostSuites(output: string): { file: string; lost: number }[] {
   return lost;
 }
 
-async function main(args: string[]): Promise<number> {
-  const [dir = 'test', pattern = '\\.test\\.ts$'] = args;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'node_modules/uvu/bin.js', dir, pattern], { stdio: ['inherit', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    process.stdout.write(chunk);
-    output += chunk.toString();
-  });
-  const code = await new Promise<number>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (c) => resolve(c ?? 1));
-  });
-  const lost = lostSuites(output);
-  for (const s of lost) {
-    process.stdout.write(`\n  LOST  ${s.lost} test(s) of ${s.file} never ran: a before/after hook failed (uvu does not report it).\n`
-      + `        Run the file alone to see its error: node --import tsx ${dir}/${s.file}\n`);
+interface Totals { total: number; passed: number; skipped: number }
+
+/** uvu's closing counts of one file's output, or null when it ended without them. */
+export function totalsOf(output: string): Totals | null {
+  const clean = output.replace(COLOUR, '');
+  const read = (name: string) => {
+    const m = new RegExp(`^\\s*${name}:\\s+(\\d+)`, 'm').exec(clean);
+    return m ? Number(m[1]) : null;
+  };
+  const total = read('Total');
+  const passed = read('Passed');
+  if (total === null || passed === null) return null;
+  return { total, passed, skipped: read('Skipped') ?? 0 };
+}
+
+export interface Options {
+  dir: string;
+  pattern: RegExp;
+  tiers: readonly Tier[];
+  jobs: number;
+}
+
+export function parseArgs(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Options {
+  const positional: string[] = [];
+  let tiers: Tier[] = [...TIERS];
+  let jobs = Number(env.TEST_JOBS) || os.availableParallelism() + 1;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--tier') {
+      const named = (args[++i] ?? '').split(',');
+      for (const t of named) if (!TIERS.includes(t as Tier)) throw new Error(`--tier takes ${TIERS.join(', ')}; got "${t}"`);
+      tiers = named as Tier[];
+    } else if (arg === '--jobs') {
+      jobs = Number(args[++i]);
+      if (!Number.isInteger(jobs) || jobs < 1) throw new Error('--jobs takes a whole number ≥ 1');
+    } else {
+      positional.push(arg);
+    }
   }
-  return code !== 0 ? code : lost.length > 0 ? 1 : 0;
+  const [dir = 'test', pattern = '\\.test\\.ts$'] = positional;
+  return { dir, pattern: new RegExp(pattern), tiers, jobs };
+}
+
+/** The files to run, from the project root, in a stable order. */
+export function filesOf({ dir, pattern, tiers }: Pick<Options, 'dir' | 'pattern' | 'tiers'>): string[] {
+  const root = path.resolve(dir);
+  if (fs.statSync(root).isFile()) return [path.relative('.', root).split(path.sep).join('/')];
+  const found: string[] = [];
+  for (const entry of fs.readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const full = path.join(entry.parentPath, entry.name);
+    const rel = path.relative(root, full).split(path.sep).join('/');
+    if (rel.split('/').includes('node_modules') || !pattern.test(rel)) continue;
+    found.push(path.relative('.', full).split(path.sep).join('/'));
+  }
+  return found.filter((f) => tiers.includes(tierOf(f))).sort();
+}
+
+interface Result { file: string; output: string; code: number | null; totals: Totals | null; lost: { file: string; lost: number }[] }
+
+function runFile(file: string): Promise<Result> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', file], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, TEST_TIER: tierOf(file) },
+    });
+    let output = `${file}\n`;
+    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    const timer = setTimeout(() => {
+      output += `\n  TIMEOUT  still running after ${FILE_TIMEOUT_MS / 60_000} minutes: stopped\n`;
+      child.kill('SIGKILL');
+    }, FILE_TIMEOUT_MS);
+    child.once('error', (err) => { output += `\n  ${err.message}\n`; });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ file, output, code, totals: totalsOf(output), lost: lostSuites(output) });
+    });
+  });
+}
+
+const failed = (r: Result) => r.code !== 0 || r.totals === null || r.totals.passed + r.totals.skipped < r.totals.total || r.lost.length > 0;
+
+/** Runs `files`, `jobs` at once and one e2e file at a time, calling `done` as each ends. */
+async function runAll(files: readonly string[], jobs: number, done: (r: Result) => void): Promise<Result[]> {
+  // The e2e files first: they are the longest, and the rest fill the other places around them.
+  const queue = [...files.filter((f) => tierOf(f) === 'e2e'), ...files.filter((f) => tierOf(f) !== 'e2e')];
+  const results: Result[] = [];
+  let e2eRunning = false;
+  let wake: (() => void) | null = null;
+  const running = new Set<Promise<void>>();
+  while (queue.length > 0 || running.size > 0) {
+    const next = running.size < jobs ? queue.findIndex((f) => !(e2eRunning && tierOf(f) === 'e2e')) : -1;
+    if (next < 0) {
+      await new Promise<void>((resolve) => { wake = resolve; });
+      continue;
+    }
+    const [file] = queue.splice(next, 1) as [string];
+    const e2e = tierOf(file) === 'e2e';
+    if (e2e) e2eRunning = true;
+    const job = runFile(file).then((r) => {
+      if (e2e) e2eRunning = false;
+      results.push(r);
+      done(r);
+      running.delete(job);
+      wake?.();
+    });
+    running.add(job);
+  }
+  return results;
+}
+
+async function main(args: string[]): Promise<number> {
+  const options = parseArgs(args);
+  const files = filesOf(options);
+  const started = Date.now();
+  if (files.length === 0) {
+    process.stdout.write('No test file matches.\n');
+    return 1;
+  }
+  process.stdout.write(`${files.length} test files, ${options.jobs} at once\n`);
+  if (files.some((f) => tierOf(f) !== 'unit' && !f.includes('/fixtures/'))) {
+    // Built here once, so the files that read the sample site do not build it side by side.
+    const { builtReadModel } = await import('../test/helpers/built-site.ts');
+    await builtReadModel();
+  }
+  const results = await runAll(files, options.jobs, (r) => {
+    process.stdout.write(`\n${r.output}${failed(r) && r.totals === null ? `\n  ENDED WITHOUT TOTALS (exit ${r.code})\n` : ''}`);
+  });
+
+  const sum = results.reduce((a, r) => {
+    // A file that ended without its totals counts as one failed test.
+    const t = r.totals ?? { total: 1, passed: 0, skipped: 0 };
+    return { total: a.total + t.total, passed: a.passed + t.passed, skipped: a.skipped + t.skipped };
+  }, { total: 0, passed: 0, skipped: 0 });
+  const failures = results.filter(failed);
+  for (const r of results) {
+    for (const s of r.lost) {
+      process.stdout.write(`\n  LOST  ${s.lost} test(s) of ${s.file} never ran: a before/after hook failed (uvu does not report it).\n`);
+    }
+  }
+  if (failures.length > 0) {
+    process.stdout.write('\n  Failed files (run one alone: node --import tsx <file>):\n');
+    for (const r of failures.sort((a, b) => a.file.localeCompare(b.file))) process.stdout.write(`    ${r.file}\n`);
+  }
+  process.stdout.write(`\n  Total:     ${sum.total}\n  Passed:    ${sum.passed}\n  Skipped:   ${sum.skipped}\n  Duration:  ${Date.now() - started}ms\n\n`);
+  return failures.length > 0 ? 1 : 0;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) process.exitCode = await main(process.argv.slice(2));

@@ -13,6 +13,7 @@ import { buildReadModel } from '../../build-scripts/build.ts';
 import { parseConfig, type Config } from '../../server/config.ts';
 import { readModelUsable } from '../../server/ensure-built.ts';
 import { currentBuildDir } from '../../server/read-model/pointer.ts';
+import { refuseInUnitTier } from '../tiers.ts';
 
 /** What a test process must build before it reads the sample site: nothing, the read model, or both. */
 export async function toBuild(config: Pick<Config, 'distDir' | 'readModelDir' | 'siteUrl'>): Promise<'nothing' | 'read model' | 'site'> {
@@ -45,6 +46,7 @@ async function ensure(): Promise<string> {
 }
 
 export function builtReadModel(): Promise<string> {
+  refuseInUnitTier('The built sample site');
   pending ??= ensure();
   return pending;
 }

@@ -16,6 +16,7 @@ import { buildSearchIndex } from '../../build-scripts/pagefind/search-index.ts';
 import { buildPath, writePointer } from '../../server/read-model/pointer.ts';
 import type { ReadModelPage } from '../../server/schemas/read-model.ts';
 import { COMPANY_SECTION_FIELDS, COMPANY_SECTIONS, type CompanyInfo, type CompanySection } from '../../server/schemas/resources.ts';
+import { refuseInUnitTier } from '../tiers.ts';
 
 export const FIXTURE_SITE_URL = 'http://agentes.test';
 
@@ -154,6 +155,7 @@ export interface FixtureOptions {
 
 /** Writes and publishes one build. */
 export async function createReadModel(options: FixtureOptions = {}): Promise<ReadModelFixture> {
+  refuseInUnitTier('A read model with a Pagefind index');
   const siteUrl = options.siteUrl ?? FIXTURE_SITE_URL;
   const dir = options.dir ?? await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-rm-'));
   const buildId = options.buildId ?? `fixture-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { freePort } from './port.ts';
+import { refuseInUnitTier } from '../tiers.ts';
 
 export interface TestRedis {
   url: string;
@@ -39,6 +40,7 @@ export interface RedisOptions {
 }
 
 export async function startRedis(options: RedisOptions = {}): Promise<TestRedis> {
+  refuseInUnitTier('A Redis server');
   const port = await freePort();
   let child: ChildProcess | null = null;
 

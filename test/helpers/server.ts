@@ -17,6 +17,7 @@ import type { Store } from '../../server/stores/types.ts';
 import { builtReadModel } from './built-site.ts';
 import { freePort } from './port.ts';
 import { sharedReadModel, type ReadModelFixture } from './read-model.ts';
+import { refuseInUnitTier } from '../tiers.ts';
 
 type Clock = () => number;
 
@@ -74,6 +75,7 @@ async function contentEnv(fixture: TestServerOptions['fixture']): Promise<Record
 }
 
 export async function startTestServer<C extends Clock = Clock>(options: TestServerOptions<C> = {}): Promise<TestServer<C>> {
+  refuseInUnitTier('A test server');
   const clock = (options.clock ?? Date.now) as C;
   const logged: unknown[] = [];
   const log: Logger = {

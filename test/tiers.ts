@@ -1,0 +1,45 @@
+/**
+ * The test tiers, one table: what a file needs decides where it runs.
+ * - unit: nothing outside the test process — no server process, Redis, browser, or build of
+ *   the site (test/helpers refuse to start one while TEST_TIER=unit);
+ * - server: the server in process or as a process, private Redis servers, the built sample site;
+ * - e2e: the site in a browser, the MCP conformance suite, whole builds, processes failing.
+ * First match wins; a file that no rule names is a server test.
+ */
+export type Tier = 'unit' | 'server' | 'e2e';
+
+export const TIERS: readonly Tier[] = ['unit', 'server', 'e2e'];
+
+const RULES: readonly [RegExp, Tier][] = [
+  [/^test\/(site|reliability)\//, 'e2e'],
+  [/^test\/server\/mcp\/conformance\.test\.ts$/, 'e2e'],
+  [/^test\/build-scripts\/build\.test\.ts$/, 'e2e'],
+  [/^test\/scripts\/bundle-server\.test\.ts$/, 'e2e'],
+  [/^test\/build-scripts\/(deterministic|files|pipeline-units|slices)\.test\.ts$/, 'unit'],
+  [/^test\/build-scripts\/(lexicon|markdown)\//, 'unit'],
+  [/^test\/server\/auth\/(client-auth|clients|secrets|tokens)\.test\.ts$/, 'unit'],
+  [/^test\/server\/(compression|end-of-turn|memo|pin-tick-shape)\.test\.ts$/, 'unit'],
+  [/^test\/server\/discovery\/(llms-budget|openapi)\.test\.ts$/, 'unit'],
+  [/^test\/server\/http\/(accept|body)\.test\.ts$/, 'unit'],
+  [/^test\/server\/mcp\/exchange-transport\.test\.ts$/, 'unit'],
+  [/^test\/server\/net\/client-ip\.test\.ts$/, 'unit'],
+  [/^test\/server\/pipeline\/input-cache\.test\.ts$/, 'unit'],
+  [/^test\/server\/quota\/headers\.test\.ts$/, 'unit'],
+  [/^test\/server\/read-model\/(binary-file|parts|url)\.test\.ts$/, 'unit'],
+  [/^test\/server\/rest\/query\.test\.ts$/, 'unit'],
+  [/^test\/server\/search\/(analysis|analyze|bloom|cursor|excerpt|lru|memory|page-sets|page-stems|plain-text|rank|rust-sort|search|text-pack|word-answers)\.test\.ts$/, 'unit'],
+  [/^test\/server\/stores\/(coalesce-hits|memory)\.test\.ts$/, 'unit'],
+];
+
+/** The tier of a test file, by its path from the project root (forward slashes). */
+export function tierOf(file: string): Tier {
+  for (const [pattern, tier] of RULES) if (pattern.test(file)) return tier;
+  return 'server';
+}
+
+/** For helpers that start what a unit test may not use: a clear failure naming the table. */
+export function refuseInUnitTier(what: string): void {
+  if (process.env.TEST_TIER === 'unit') {
+    throw new Error(`${what} is not for a unit test: move this file to the server or e2e tier (test/tiers.ts)`);
+  }
+}
