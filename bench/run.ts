@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- options]`: the performance benchmarks of issue 8 (see BENCHMARKS.md).
+ * `npm run bench [-- options]`: the performance benchmarks (see BENCHMARKS.md).
  * Sections: http (real server vs a bare node:http baseline, memory store and Redis), micro
  * (tinybench and per-call workloads of the hot functions), build (`npm run build`, and the
  * read-model stage on a generated large site), large (10,000- and 100,000-page sites: the build,
@@ -44,9 +44,9 @@ async function main(argv: string[]): Promise<number> {
   // same cores, so its figures differ from wrk's (ratios closer to 1, latency tails longer).
   const tool = args.sections.has('large') || args.sections.has('http') ? await pickTool(args.tool) : undefined;
   if (tool === 'autocannon' && !args.tool) log('wrk is not installed; using autocannon (costlier per request: ratios read closer to 1, latency tails longer — apt-get install wrk)');
-  // The build section first: it creates ~70,000 files, which on ext4 without a journal costs far
-  // more within half a minute of other files' deletion (BENCHMARKS.md note 4), and the sections
-  // before it would leave it theirs; the files it deletes at its end cost the others nothing.
+  // The build section first: it creates many files, which on ext4 without a journal costs far
+  // more soon after other files' deletion, and the sections before it would leave it theirs;
+  // the files it deletes at its end cost the others nothing.
   if (args.sections.has('build')) build = await runBuild({ pages: args.pages, ...(profileDir ? { profileDir } : {}), log });
   if (tool && args.sections.has('large')) large = await runLarge({ sizes: args.largePages, tool, seconds: args.seconds, log });
   if (args.sections.has('micro')) micro = await runMicro({ quick: args.quick, log });

@@ -1,10 +1,10 @@
 /**
- * The performance targets of issue 8, checked against one run's results. Each check names the
+ * The performance targets, checked against one run's results. Each check names the
  * figure, the target and whether it holds; `--check` exits non-zero when one does not.
  *
  * HTTP ratios are medians over rounds of server ÷ baseline measured back to back, so they hold on
  * any machine; absolute times (search, Markdown, build) are this machine's and are checked as
- * the issue states them.
+ * stated.
  */
 import type { BuildReport } from './build/run-build.ts';
 import { METRICS_ON, type HttpReport, type HttpRow } from './http/run-http.ts';

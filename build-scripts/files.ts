@@ -6,7 +6,7 @@ import { StringDecoder } from 'node:string_decoder';
 
 /**
  * Everything under `dir` (recursive). Synchronous: the promise API takes a round trip to libuv's
- * pool per folder (BENCHMARKS.md note 6), and this runs at the start of the build, when nothing
+ * pool per folder, and this runs at the start of the build, when nothing
  * else can run.
  */
 export function listEntries(dir: string): fsSync.Dirent[] {

@@ -128,8 +128,8 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
   let spill: TextSpill | undefined;
   const spillOf = (): TextSpill => (spill ??= createTextSpill(path.join(stagingDir, SPILL_FILE)));
   // The site and the crawl both need the built site's listing, on the main thread, before any
-  // worker has a page: one listing serves both (BENCHMARKS.md note 28). It is forgotten once both
-  // have it, so that it is freed with the site stage instead of held to the build's end.
+  // worker has a page, and a large site's listing is slow: one listing serves both. It is
+  // forgotten once both have it, so that it is freed with the site stage, not at the build's end.
   let siteEntries: Dirent[] | undefined;
   let siteEntriesTaken = 0;
   const takeSiteEntries = (): Dirent[] => {

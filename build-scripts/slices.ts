@@ -9,8 +9,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /**
  * Longest run of synchronous work before the event loop gets a turn. Short: each build worker
- * holds two tasks at once (a page read is ~3 ms), and the next only comes once this thread has
- * taken a reply, so a longer slice leaves the crawl's workers idle (BENCHMARKS.md note 25).
+ * holds two tasks at once (a page read is quick), and the next only comes once this thread has
+ * taken a reply, so a longer slice leaves the crawl's workers idle.
  */
 export const SLICE_MS = 2;
 

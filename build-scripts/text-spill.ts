@@ -1,7 +1,7 @@
 /**
  * Texts kept on disk between the stage that makes them and the stages that use them: the crawl
  * converts pages in the order its walk visits them, while the pages and search stages take them
- * in path order, later. Held in memory, a site's Markdown grows with the site (~5 KB a page); one
+ * in path order, later. Held in memory, a site's Markdown grows with the site; one
  * file appended to, read back by position, keeps memory flat and needs one descriptor. What was
  * just written is still in the page cache, so reading it back costs a copy, not the disk.
  */

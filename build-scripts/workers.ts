@@ -15,9 +15,9 @@ import type { PostingsResult } from './pagefind/postings-parts.ts';
 
 const SCRIPT = new URL('./tasks/worker.ts', import.meta.url);
 /**
- * A task holds one page's tree, or one Pagefind session's pages (~20 MB): a small old generation
- * makes V8 collect sooner instead of growing each worker's heap to hundreds of megabytes, which
- * counts against the build's memory target (BENCHMARKS.md).
+ * A task holds one page's tree, or one Pagefind session's pages: a small old generation makes V8
+ * collect sooner instead of growing each worker's heap far beyond what its tasks hold, which
+ * counts against the build's memory target.
  */
 const WORKER_OLD_SPACE_MB = 256;
 

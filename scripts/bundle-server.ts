@@ -4,9 +4,9 @@
  * `npm start` runs this, then the bundle with plain Node.
  *
  * Why not `node --import tsx server/index.ts` in production: tsx compiles on a loader thread of its
- * own, which stays alive with its own heap, and its hooks sit on the module loader. Measured on
- * the API's hot path (bench/, BENCHMARKS.md): ~37 MB more resident memory and more CPU per
- * request. Tests and scripts keep running the TypeScript sources through tsx.
+ * own, which stays alive with its own heap, and its hooks sit on the module loader: more
+ * resident memory and more CPU per request on the API's hot path. Tests and scripts keep running
+ * the TypeScript sources through tsx.
  *
  *   node --import tsx scripts/bundle-server.ts [outfile]
  */

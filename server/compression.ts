@@ -18,7 +18,8 @@ const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
 /**
- * Brotli quality 9 at load: near-maximal ratio on Markdown at a few ms per page; 5 per request.
+ * Brotli quality 9 for stored bodies: near-maximal ratio on Markdown, paid once per body; 5 per
+ * request.
  * The window is sized to the body (the default, 4 MB, is allocated and cleared by every
  * encoder): the output is the same for a body that fits, and a per-request encoder costs far less.
  */
@@ -38,8 +39,7 @@ export function brotliWindowBits(size: number): number {
 
 /**
  * Representations compressed at once. Many cold pages asked for together would otherwise keep
- * hundreds of encoders alive together (measured when every page was prepared at load: a 750 MB
- * RSS peak on the 411-page sample site, and the memory is not returned afterwards).
+ * hundreds of encoders alive together, and the memory they took is not returned afterwards.
  */
 const LOAD_CONCURRENCY = 4;
 const bounded = createLimiter(LOAD_CONCURRENCY);
@@ -69,8 +69,8 @@ export async function makeRepresentation(body: Buffer, etag = strongEtag(body)):
 /**
  * Bodies up to this size get each stored encoding on the main thread when a client first asks
  * for it (`makeLazyRepresentation`): brotli 9 of such a body costs about as much as the two
- * threadpool hops it saves on a 2-core machine, and a client that asks for brotli never pays
- * for gzip (BENCHMARKS.md, note 21).
+ * threadpool hops it saves on a small machine, and a client that asks for brotli never pays
+ * for gzip.
  */
 export const INLINE_ENCODE_MAX_BYTES = 32 * 1024;
 

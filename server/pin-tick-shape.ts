@@ -5,8 +5,8 @@
  * map transitions of that shape only while an object of it is alive. A full garbage collection
  * that finds none (loading the read model or warming the search allocates for seconds with no
  * tick pending) drops them, and Node's stream functions optimized afterwards define each tick
- * object through the runtime: ~27 runtime calls and ~20,000–40,000 more instructions per HTTP
- * response, for as long as the process lives (BENCHMARKS.md note 17). One live tick object keeps
+ * object through slow runtime calls on every HTTP response, for as long as the process lives.
+ * One live tick object keeps
  * the shape's maps, so the transitions stay. An init hook is the only way to see a tick object;
  * it is enabled for the one `nextTick` below and disabled at once, so nothing later pays for it.
  */

@@ -115,9 +115,9 @@ export async function runBuild(opts: { pages: number; profileDir?: string; log(l
     const t = performance.now();
     const site = await generateSite(path.join(dist, 'client'), path.join(tmp, 'big', 'client'), opts.pages);
     const generatedMs = performance.now() - t;
-    // The sample build stays on disk until the end: on this machines' ext4 (no journal), creating
-    // a file costs 6 to 15 times more during the half minute after others were deleted, so
-    // deleting its ~4,000 files here taxed the stage measured next (BENCHMARKS.md note 4).
+    // The sample build stays on disk until the end: on ext4 without a journal, creating a file
+    // costs far more soon after others were deleted, so deleting its files here would tax the
+    // stage measured next.
 
     opts.log(`build: read-model stage on ${site.pages} pages`);
     const prof = opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(opts.profileDir, 'read-model-build')}`] : [];

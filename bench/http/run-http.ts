@@ -225,8 +225,8 @@ export async function runHttp(opts: HttpOptions): Promise<HttpReport> {
       }
     }
 
-    // V8 leaves the garbage of a load for its memory reducer, which runs after some idle seconds
-    // (measured: RSS 252 MB right after the load, 172 MB twelve seconds later).
+    // V8 leaves the garbage of a load for its memory reducer, which runs after some idle seconds:
+    // RSS right after the load is mostly garbage, so the settled figure is read after a wait.
     const rssAfterLoad = { memory: memory.memory().rss, redis: redisMain.memory().rss };
     opts.log('http: round trips to Redis, one at a time, alone');
     const roundTrip = await redisRoundTrip(redis.url);

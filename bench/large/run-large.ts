@@ -129,8 +129,8 @@ export async function serveLarge(readModel: string, tool: LoadTool, seconds: num
     const step = Math.max(1, Math.floor(paths.length / COLD_PAGES));
     const coldPaths: string[] = [];
     for (let i = 1; i < paths.length && coldPaths.length < COLD_PAGES; i += step) if (paths[i] !== hot) coldPaths.push(readPage(paths[i]!));
-    // wrk, one connection, each page once: a Node client in this process adds tails of its own
-    // (hot reads through fetch, one at a time: p99 8–12 ms, against ~1 ms through wrk; note 20).
+    // wrk, one connection, each page once: a Node client in this process would add latency tails
+    // of its own, larger than the server's.
     const cold = await load(server.url, { method: 'GET', path: coldPaths[0]!, headers, paths: coldPaths }, { tool, connections: 1, seconds: Math.max(seconds, 2), expectStatus: 200 });
     if (cold.unexpected > 0) throw new Error(`cold read_page: ${cold.unexpected} of ${cold.count} answers were not 200`);
     const hotLoad = await load(server.url, { method: 'GET', path: readPage(hot), headers }, { tool, connections: 10, seconds, expectStatus: 200 });

@@ -20,7 +20,7 @@ export function dropAutolinkEscapes(state: WriterState): void {
 /**
  * Same escaping, less work: the writer tries each of its ~60 rules as a regular expression on
  * every text; a rule whose character does not occur in the text cannot match, so only the rules
- * for characters present are handed over, which makes the writer several times faster.
+ * for characters present are handed over, and the writer skips the rest.
  */
 export function escapeOnlyPresentCharacters(state: WriterState): void {
   const all = state.unsafe;

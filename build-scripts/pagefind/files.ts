@@ -6,8 +6,8 @@
  *
  * Synchronous: a bundle of 10,000 pages has ~10,000 such files, each a few KB, read and written
  * one after the other by the merge. Through fs.promises and zlib's thread pool each file costs
- * two or three round trips to the pool (~1 ms each with the cores busy), with the CPUs half
- * idle; synchronously, much less.
+ * two or three round trips to the pool, each a wait for a busy core, with the CPUs half idle;
+ * synchronously, none.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';

@@ -3,11 +3,11 @@
  * the same pages, equal to the bundle one session over all of them writes.
  *
  * Why: Pagefind's indexer holds every record it was given, and its `writeFiles` several copies of
- * them, until the bundle is written — ~0.33 MB per page of our text (BENCHMARKS.md note 4).
+ * them, until the bundle is written, so its memory grows with the pages of a session.
  * Sessions of a bounded size keep its process small; this puts their output back together, so
  * the runtime (server/search/) loads one ordinary bundle and ranks exactly as with one session.
  * Each session is read as soon as it and those before it are done, while the others still run,
- * so only the writing is left for the stage's single-threaded end (BENCHMARKS.md note 4).
+ * so only the writing is left for the stage's single-threaded end.
  *
  * What a session's bundle holds, and how it merges (Pagefind 1.5.2's format, checked on read):
  *   - meta (`pagefind.<lang>_<hash>.pf_meta`): version, pages `[fragment hash, word count]` in

@@ -48,11 +48,11 @@ export function indexedText(page: Pick<ReadModelPage, 'description' | 'markdown'
 /** Records in flight to Pagefind at once. */
 const RECORD_WINDOW = 64;
 /**
- * Pages per Pagefind session. Pagefind's process holds ~0.33 MB per page of our text until its
- * bundle is written; sessions of this size keep it near 100 MB, and merge.ts joins their
- * bundles into the one a single session would have written. Pagefind's CPU per page does not
- * depend on the session size, but the stage ends when its last session does, with a core idle
- * meanwhile, so smaller sessions end it sooner (BENCHMARKS.md note 4).
+ * Pages per Pagefind session. Pagefind's process holds every page it was given until its bundle
+ * is written; sessions of a bounded size keep it small, and merge.ts joins their bundles into the
+ * one a single session would have written. Pagefind's CPU per page does not depend on the session
+ * size, but the stage ends when its last session does, with a core idle meanwhile, so smaller
+ * sessions end it sooner.
  */
 export const SESSION_PAGES = 250;
 
@@ -100,7 +100,7 @@ const FRAGMENT = /^fragment\/([^/]+)\.pf_fragment$/;
 /**
  * Pagefind page id → record URL, from the fragments of a bundle (single or grouped), read while
  * the session still holds them in memory: reading them back from disk after the merge would
- * lengthen the stage's single-threaded end (BENCHMARKS.md note 3).
+ * lengthen the stage's single-threaded end.
  */
 function fragmentUrls(files: { path: string; content: Uint8Array }[]): [string, string][] {
   const out: [string, string][] = [];
@@ -132,18 +132,16 @@ function writeBundle(bundle: string, files: { path: string; content: Uint8Array 
  * Pagefind's binary allocates with jemalloc, which returns freed runs to the kernel and faults
  * fresh 4 KB pages in for the next ones, so much of its main thread's time goes to the kernel
  * (page faults and `madvise`). Asking for transparent huge pages for its heap (the kernel's
- * default THP mode, `madvise`, gives them only to who asks) cuts its CPU by about a quarter
- * (BENCHMARKS.md note 4). Children inherit the
- * thread's environment; a configuration the user set is left alone. Kernels without THP ignore it.
+ * default THP mode, `madvise`, gives them only to who asks) saves most of those faults.
+ * Children inherit the thread's environment; a configuration the user set is left alone. Kernels without THP ignore it.
  */
 const JEMALLOC_CONF = '_RJEM_MALLOC_CONF';
 process.env[JEMALLOC_CONF] ??= 'thp:always,metadata_thp:always';
 
 /**
  * Stops this thread's Pagefind process. Sessions keep it between them (each session deletes its
- * own index): a process per session would fault its heap in afresh each time (BENCHMARKS.md
- * note 5). The owner of the sessions
- * calls this once none runs (a session under way would fail with "Pagefind backend closed"), and
+ * own index): a process per session would fault its heap in afresh each time. The owner of the
+ * sessions calls this once none runs (a session under way would fail with "Pagefind backend closed"), and
  * while this thread lives on; it returns once the process's exit is collected (Pagefind's close()
  * does not wait for it: backend-exit.ts), so no zombie or orphan outlives the thread and the
  * process's CPU time is in the build's own accounts.
@@ -225,7 +223,7 @@ export async function buildSearchIndex(opts: {
   runSession?: SessionRunner;
   /**
    * Ends the sessions' Pagefind processes, called once the last session has ended: the merge
-   * and the files after it need nothing from them, and each holds ~100 MB until stopped.
+   * and the files after it need nothing from them, and each holds its memory until stopped.
    */
   endSessions?: () => Promise<void>;
   /** Sessions run at once (with a runner that spreads them over workers). */

@@ -6,8 +6,8 @@
  *
  * Why not tsx in the workers: a worker does not inherit the parent's `--import tsx`, so each one
  * would register tsx itself, which starts a loader thread per worker that compiles and resolves
- * every import: more than twice the CPU before a worker reads its first page (BENCHMARKS.md
- * note 6), and the build waits for them before it reads a page.
+ * every import: CPU spent before a worker reads its first page, and the build waits for them
+ * before it reads a page.
  *
  * The bundle sits inside the project so its package imports resolve from the project's
  * node_modules, as the sources' do. Task modules must not locate files from `import.meta.url`

@@ -47,7 +47,7 @@ const collapse = (s: string): string => s.replace(/\s+/g, ' ').trim();
  * The first element, in document order, each selector extraction reads would find: `main h1`,
  * `h1`, `head > title`, `title`, `link[rel~=canonical]` and `meta[name="…"]` (hast-util-select's
  * matching: tag names and values compared exactly). One walk instead of eight `select` calls,
- * each of which parses its selector and walks the whole document (BENCHMARKS.md note 5).
+ * each of which parses its selector and walks the whole document.
  */
 interface FirstElements {
   mainH1?: Element;

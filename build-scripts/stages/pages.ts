@@ -4,7 +4,7 @@
  * title, makes the read-model page, written as `pages/<slug>.json`, packed into `pages.pack` and
  * indexed in `pages.idx` (page-index.ts). Pages are made one at a time, in path order, and
  * dropped once written: only their index entries stay in memory. The pipeline writes them beside
- * the search and site stages (BENCHMARKS.md note 6).
+ * the search and site stages.
  */
 import type { PageIndexEntry } from '../../server/schemas/read-model.ts';
 import type { BuildContext, CrawledPage, PageMeta, ReadModelPage } from '../context.ts';

@@ -8,8 +8,7 @@
  *
  * Why one synchronous pass (each file read once; its copy and siblings written from those bytes):
  * this stage creates three files per page, and creating files is, after compression, most of its
- * cost; a file written through fs.promises costs round trips to libuv's pool besides
- * (BENCHMARKS.md note 3). The pass runs on the main thread beside all the other stages, in slices
+ * cost; a file written through fs.promises costs round trips to libuv's pool besides. The pass runs on the main thread beside all the other stages, in slices
  * (slices.ts): it needs nothing from them, and fills the time the main thread waits on workers.
  */
 import fs from 'node:fs';
@@ -26,7 +25,7 @@ export const EXTENSIONS = ['.html', '.css', '.js', '.mjs', '.json', '.xml', '.tx
 
 /**
  * gzip 6 and brotli 6: higher levels make the files at most a few points smaller for many times
- * the CPU (brotli 11 costs 36× brotli 6's per page), redone on every build (BENCHMARKS.md).
+ * the CPU, redone on every build.
  */
 const ENCODERS: readonly (readonly [ext: '.gz' | '.br', encode: (data: Buffer) => Buffer])[] = [
   ['.gz', (data) => zlib.gzipSync(data, { level: 6 })],

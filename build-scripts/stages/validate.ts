@@ -22,8 +22,8 @@ export const STAGE = 'validate';
 
 /**
  * Built once per thread: `.strict()` returns a new schema, and zod compiles a schema into a
- * parser on its first use, so a `.strict()` per file would compile one per page, about ten times
- * the cost of the check itself (BENCHMARKS.md note 6).
+ * parser on its first use, so a `.strict()` per file would compile one per page, costing far
+ * more than the check itself.
  */
 const StrictPage = ReadModelPageSchema.strict();
 const StrictCompanyInfo = CompanyInfoSchema.strict();

@@ -4,8 +4,8 @@
  * its Markdown (build-scripts/markdown/). Runs in the build's worker threads (worker.ts).
  *
  * Parsing is the same work for every stage, so the page is parsed once and converted right away,
- * while its tree exists: keeping trees between stages takes ~350 KB per page, and parsing each
- * file a second time is about a fifth of the per-page work. The Markdown is
+ * while its tree exists: keeping trees between stages would make memory grow with the site, and
+ * parsing each file a second time would redo a good part of the per-page work. The Markdown is
  * only used, and a conversion failure only reported, by the pages stage, after extraction
  * has accepted the page — so a page fails at the same stage, with the same message, as if each
  * stage read the file itself.
@@ -63,7 +63,7 @@ function addHeading(tree: Root, title: string): void {
 }
 
 export async function readPage({ file, url }: PageReadTask): Promise<PageRead> {
-  // Synchronous: a worker thread blocks only itself, and a promise read costs ~4× the CPU here.
+  // Synchronous: a worker thread blocks only itself, and a promise read costs several times the CPU.
   const tree = parseHtml(fs.readFileSync(file, 'utf8'));
   const { hrefs, ids, redirect } = scan(tree);
   const facts = readFacts(tree);

@@ -102,7 +102,7 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     await serverFor(exchange).connect(transport);
     // The answer comes once every handler of the message has finished: nothing is left running,
     // so the pair is left to the garbage collector. close() would only build a "connection
-    // closed" error with its stack for handlers that no longer exist (BENCHMARKS.md, note 11).
+    // closed" error with its stack for handlers that no longer exist.
     return transport.handle(exchange.req.headers, checked);
   };
 

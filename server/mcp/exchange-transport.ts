@@ -5,7 +5,7 @@
  * answer), checked against it message by message in test/server/mcp/exchange-transport.test.ts.
  * It reads the Node request's headers and answers a status and a body, without the Web
  * Request/Response pair and its streams, and without a zod pass over a message whose shape
- * plainly fits JSON-RPC: together most of the SDK's cost per call (BENCHMARKS.md, note 12).
+ * plainly fits JSON-RPC: together most of the SDK's own cost per call.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import {

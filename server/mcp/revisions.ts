@@ -70,7 +70,7 @@ export function checkMessage(body: Buffer, headerVersion: string | undefined): C
 
 /**
  * True when `message` is surely one the SDK routes to its 2025 serving (its `isLegacyRequest`,
- * about 20 µs a call, BENCHMARKS.md note 11): a single JSON-RPC request or notification with no
+ * which is costly per call): a single JSON-RPC request or notification with no
  * revision claimed in `_meta` nor named by the header. False means "ask the SDK".
  */
 export function surelyInitialized(message: unknown, headerVersion: string | undefined): boolean {

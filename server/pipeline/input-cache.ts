@@ -1,7 +1,7 @@
 /**
  * The validated input of recent query strings, per operation. Clients repeat the same calls (an
  * agent reading a page, a CDN revalidating it), and parsing a query string and checking it
- * against the operation's schema is a measurable part of a hot read's CPU (BENCHMARKS.md, note 20).
+ * against the operation's schema is a noticeable part of a hot read's CPU.
  * Only inputs that pass are kept, frozen, so no operation can change what the next call gets;
  * a failing one throws its 400 every time.
  */

@@ -10,7 +10,7 @@
  *
  * A page of up to 64 KB (`inlineReadMaxBytes`) is read and made on the main thread, and its
  * encodings only when a client asks for each: every hop to the threadpool is a wake-up that waits
- * for a core on a small machine, which was most of a cold read's tail (BENCHMARKS.md, note 21).
+ * for a core on a small machine, and those waits make a cold read's latency tail.
  * The pack is in the page cache after the build that wrote it; a read that has to wait for the
  * disk then blocks the loop as nginx's do. Larger pages are read and compressed in the threadpool.
  *

@@ -71,8 +71,8 @@ export function siteFallback(deps: AppDeps): Fallback {
    * The static handler of one site folder, made on first use for each read-model build and
    * dropped with the model: a publish switches HTML and read model together. sirv looks each
    * request's file up on disk (its `dev` mode) instead of indexing the whole folder when created:
-   * an index holds every file's stats and headers, about 1 KB a file, three files a page (HTML,
-   * .gz, .br), which at 100,000 pages is hundreds of megabytes and seconds of start. The headers
+   * an index holds every file's stats and headers, for three files a page (HTML, .gz, .br), so its
+   * memory and start time grow with the site. The headers
    * are the same either way (setHeaders sets Cache-Control after sirv's own).
    */
   const filesOf = (root: string): SiteFiles => {

@@ -12,7 +12,7 @@ const SCORE_LIMIT = 2 ** 30;
  * The first `limit` pages sorted by tier (high first), score in thousandths (high first), then URL
  * order. Beyond a few times `limit` the first ones are picked with a bounded heap before sorting:
  * a common word makes every page of a large site a candidate, and sorting them all costs more
- * than the rest of a search (note 22).
+ * than the rest of a search.
  */
 export function order(docs: RankDocs, pages: Int32Array, tier: Uint8Array, score: Int32Array, limit: number): Int32Array {
   const n = pages.length;

@@ -41,8 +41,8 @@ function foldCharacter(c: string): string {
 }
 
 /**
- * Folded words of `text`, in order: the same as `wordsByDefinition`, three times faster on page
- * text (the unicode-class split was most of the cost; the index build runs this over every page).
+ * Folded words of `text`, in order: the same as `wordsByDefinition`, without its unicode-class
+ * split, which was most of the cost (the index build runs this over every page).
  */
 export function words(text: string): string[] {
   if (NOT_PER_CHARACTER.test(text)) return wordsByDefinition(text);

@@ -1,8 +1,7 @@
 /**
- * The answers of common words, kept by the build (word-hits.ts): on a large site a word on tens of
- * thousands of pages costs tens of milliseconds to answer from the postings — every word its
- * prefix finds is scored on every page, as Pagefind scores them — and reading its answer costs a
- * fraction of one (note 22). The build writes, for every word family whose answer reads at least
+ * The answers of common words, kept by the build (word-hits.ts): on a large site, answering a
+ * word found on most pages from the postings scores every word its prefix finds on every page,
+ * as Pagefind scores them, while reading a kept answer is one positioned read. The build writes, for every word family whose answer reads at least
  * KEPT_MIN_BYTES of postings summaries (a common word, or a rare one whose prefix is shared by
  * common ones), the columns the engine would make, and a server reads one when a query first
  * needs it, by a positioned read on a descriptor held open, as it reads page texts.

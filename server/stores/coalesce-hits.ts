@@ -2,8 +2,7 @@
  * Request coalescing for a shared counter (the Redis store's `hit`). Under load, many requests of
  * one subject (an agent, an IP) arrive while that subject's previous increment is still on its
  * way to Redis; sending one command each costs every request a command's encoding, reply parsing
- * and promise chain (measured: ~10 µs of CPU per EVALSHA with node-redis, about half a bare
- * node:http response). So per key at most one increment is in flight: the hits that arrive
+ * and promise chain, comparable to a whole bare node:http response. So per key at most one increment is in flight: the hits that arrive
  * meanwhile wait for it and then go together as one atomic `+n`, and each gets the count it would
  * have had alone (the batch's total minus the hits after it). The first hit of a quiet key waits
  * only for the end of the synchronous run it came in (a microtask), so that the hits of the same

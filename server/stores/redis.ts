@@ -11,8 +11,8 @@
  * (coalesce-hits.ts).
  *
  * Bounded waits, without node-redis's per-command timeout. node-redis 6 wraps every command in
- * `AbortSignal.timeout(5000)` by default (a timer, a signal and a listener per command: −30 %
- * throughput), so it is switched off (`commandOptions.timeout: 0`) and a
+ * `AbortSignal.timeout(5000)` by default (a timer, a signal and a listener per command, a large
+ * share of a command's cost), so it is switched off (`commandOptions.timeout: 0`) and a
  * request can still never hang on Redis for more than about a second:
  *   - connection down: `disableOfflineQueue` makes commands fail at once instead of queueing;
  *   - connecting: `connectTimeout` bounds each attempt; the first start gives up after a few tries;

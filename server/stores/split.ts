@@ -1,7 +1,7 @@
 /**
  * Quota counters in one store, clients and tokens in another (REDIS_QUOTA_URL beside REDIS_URL):
  * counters are many, short-lived and cheap to lose, so their Redis may evict under memory
- * pressure; credentials are few and must never be evicted (README, "Redis"). Counters are the
+ * pressure; credentials are few and must never be evicted (docs/operations.md, "Redis"). Counters are the
  * windows (`hit`, `peek`); everything kept by key (`get`, `set`, …) is a credential.
  */
 import type { Store } from './types.ts';

@@ -1,5 +1,5 @@
 /**
- * Search against the built sample site's own index (issue 2): Spanish queries, accented and not,
+ * Search against the built sample site's own index: Spanish queries, accented and not,
  * singular and plural, find the right pages, through the same engine the server opens.
  */
 import { suite } from 'uvu';

@@ -1,5 +1,5 @@
 /**
- * A Redis that flaps (README, "What happens when something fails"): under `noeviction`, its
+ * A Redis that flaps (docs/operations.md, "What happens when something fails"): under `noeviction`, its
  * `maxmemory` switched between 1 byte and unlimited every 50 ms, so writes fail and succeed in
  * turn, while one address loops on get_company_info. Each switch to counting in the process must
  * not hand out a fresh window: the address gets at most its limit in the window. Every change of

@@ -1,5 +1,5 @@
 /**
- * Redis failures. Decided behaviour (README, Operations):
+ * Redis failures. Decided behaviour (docs/operations.md):
  * - content operations keep answering: quotas are counted per process while Redis is away, with
  *   one log line when counting goes local and one when it is shared again;
  * - a request with a Bearer token the process has not verified in the last minutes, the OAuth

@@ -22,10 +22,10 @@ test('the start script bundles, then runs var/server/index.mjs with plain Node',
   assert.ok(serve!.endsWith(' ' + path.relative(ROOT, SERVER_BUNDLE)), serve);
   assert.not.ok(startScriptNodeOptions().includes('tsx'), 'no TypeScript loader in production');
   // V8's own default lets the old generation grow to several times what survived its last
-  // collection, and the garbage stays resident while the server is idle (README, Operations).
+  // collection, and the garbage stays resident while the server is idle (docs/operations.md).
   assert.ok(startScriptNodeOptions().includes('--heap-growing-percent=50'), startScriptNodeOptions().join(' '));
-  // glibc otherwise keeps large freed buffers (a search's columns) for reuse: RSS after a search
-  // load at 100,000 pages ~500 MB instead of ~440 (README, Operations).
+  // glibc otherwise keeps large freed buffers (a search's columns) for reuse, and the process
+  // stays larger after a search load (docs/operations.md).
   assert.equal(startScriptEnv(), { MALLOC_MMAP_THRESHOLD_: '131072' });
 });
 

@@ -1,6 +1,6 @@
 /**
  * A master failover under load, on several server processes sharing one Redis topology (Cluster
- * or Sentinel). The decided behaviour (README, "What happens when something fails"): content
+ * or Sentinel). The decided behaviour (docs/operations.md, "What happens when something fails"): content
  * keeps answering 200 (quotas counted in the process while the master is away); a token or OAuth
  * request the store cannot serve is a 503 with Retry-After; nothing else fails, nothing hangs;
  * and once the new master serves, quotas are exact across the processes again.

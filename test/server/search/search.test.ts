@@ -1,5 +1,5 @@
 /**
- * search_pages semantics (issue 3) on a real index built by the search stage from realistic
+ * search_pages semantics on a real index built by the search stage from realistic
  * Spanish pages, searched through the postings the server reads.
  */
 import fs from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * Redis that may evict (README, "Redis"): the store reads `maxmemory-policy` at start and after a
+ * Redis that may evict (docs/operations.md, "Redis"): the store reads `maxmemory-policy` at start and after a
  * reconnection and warns when registered clients and tokens can be evicted; with REDIS_QUOTA_URL
  * the counters live on their own Redis, so a flood of addresses that fills it evicts counters
  * only, never a client or a token. Real redis-servers started by the test.

@@ -15,8 +15,8 @@ import { evaluate, loadHeldOut, loadQuerySet, share, type Report } from './evalu
 /** Floors: the targets of the search work. */
 export const FLOORS = { top1: 0.9, top3: 0.97, groupTop1: 0.8 };
 /**
- * The held-out set is nobody's to tune for: its guard is looser (set below its first measurement,
- * 91 % top-1), so it catches a change that breaks how the search generalizes, not a query.
+ * The held-out set is nobody's to tune for: its guard is looser (set below its first
+ * measurement), so it catches a change that breaks how the search generalizes, not a query.
  */
 export const HELD_OUT_FLOOR = { top1: 0.8 };
 
