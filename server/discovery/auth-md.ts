@@ -118,7 +118,7 @@ export function buildAuthMd(config: AuthMdConfig): string {
     '',
     '## 4. Consultar la cuota y la identidad',
     '',
-    `\`GET ${b}${operationPath('get_quota')}\` exige el alcance \`quota:read\` (sin token: 401; sin ese alcance: 403). \`GET ${l.identity}\` acepta un token de cualquier alcance y devuelve \`client_id\`, \`client_name\` (si lo registró), \`scope\`, \`token_expires_at\` (segundos desde epoch) y \`quota\`, sin gastar cuota.`,
+    `\`GET ${b}${operationPath('get_quota')}\` exige el alcance \`quota:read\` (sin token: 401; sin ese alcance: 403). \`GET ${l.identity}\` acepta un token de cualquier alcance y devuelve \`client_id\`, \`client_name\` (si lo registró), \`scope\`, \`token_expires_at\` (segundos desde epoch) y \`quota\`; cada llamada cuenta en la cuota del cliente, como una de la API (cabeceras \`RateLimit\`; 429 con \`Retry-After\` al agotarla).`,
     '',
     ...sh(
       `curl -s -H "Authorization: Bearer $TOKEN" ${b}${operationPath('get_quota')}`,

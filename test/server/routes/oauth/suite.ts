@@ -418,7 +418,7 @@ export function oauthSuite(name: string, makeStore: StoreFactory, options: Suite
     }
   }));
 
-  test('§3 /agent/identity: client_id, scope, expiry and the quota, read without counting', () => withServer(async (s) => {
+  test('§3 /agent/identity: client_id, scope, expiry and the quota, each call counted on the client\'s window', () => withServer(async (s) => {
     const c = await register(s.origin, { client_name: 'Agente Ñ' });
     const t = await getToken(s.origin, c, { scope: 'content:read' });
     const key = identifiedSubject(c.client_id).key;
@@ -437,11 +437,12 @@ export function oauthSuite(name: string, makeStore: StoreFactory, options: Suite
         token_expires_at: Math.floor(s.clock() / 1000) + 3600,
         quota: {
           client_id: c.client_id, scope: 'content:read', policy: 'identificado', limit: 600, window_seconds: 60,
-          used: 2, remaining: 598, reset_seconds: body.quota.reset_seconds,
+          used: 3 + i, remaining: 597 - i, reset_seconds: body.quota.reset_seconds,
         },
       });
+      assert.is(res.headers.get('ratelimit-remaining'), String(597 - i));
     }
-    assert.is((await s.store.peek(key, 60)).count, 2, 'identity did not count a hit');
+    assert.is((await s.store.peek(key, 60)).count, 4, 'each identity call counted a hit');
   }));
 
   test('§3 /agent/identity: other methods → 405 with Allow', () => withServer(async (s) => {
