@@ -89,7 +89,7 @@ export function buildAgentsMd(config: AgentsMdConfig): string {
     `- **Sin token** (política \`anonimo\`): ${anonymous} peticiones ${per} por dirección IP.`,
     `- **Con token** (política \`identificado\`): ${identified} peticiones ${per} por \`client_id\`, con los mismos datos.`,
     `- Para subir la cuota, regístrese: es gratis, automático e inmediato, sin aprobación humana. Pasos y ejemplos en ${l.authMd}.`,
-    '- Cuenta toda petición que llega a una operación, también las que acaban en error (un 400, un 401 por token no válido, un 304). Las peticiones de comprobación CORS (OPTIONS) no cuentan.',
+    `- Cuenta toda petición que llega a una operación o a ${l.identity}, también las que acaban en error (un 400, un 401 por token no válido, un 304). Las peticiones de comprobación CORS (OPTIONS) no cuentan.`,
     `- \`GET ${op('get_quota')}\` (token con alcance \`quota:read\`) devuelve su cuota: \`policy\`, \`limit\`, \`used\`, \`remaining\`, \`reset_seconds\`.`,
     '',
     '## Cabeceras de cuota y qué hacer con un 429',

@@ -95,6 +95,8 @@ export function buildAuthMd(config: AuthMdConfig): string {
       `curl -s -d grant_type=client_credentials -d "client_id=$CLIENT_ID" --data-urlencode "client_secret=$CLIENT_SECRET" -d scope=content:read ${l.token}`,
     ),
     '',
+    '- **Desde un navegador:** los endpoints OAuth admiten peticiones de cualquier origen (CORS, `Access-Control-Allow-Origin: *`, sin cookies; `OPTIONS` responde la comprobación previa), como la API y los metadatos, para los clientes (p. ej. MCP) que se ejecutan en una página. Un `client_secret` que llega a una página lo lee quien la cargue: solo da cuota, pero no lo incluya en el código de un sitio público; registre el cliente desde esa página o pida los tokens desde su servidor.',
+    '',
     '## 3. Usar el token',
     '',
     'Envíelo en la cabecera `Authorization: Bearer <token>` (no se admite en la URL). Las respuestas muestran la cuota elevada:',
@@ -116,7 +118,7 @@ export function buildAuthMd(config: AuthMdConfig): string {
     '',
     '## 4. Consultar la cuota y la identidad',
     '',
-    `\`GET ${b}${operationPath('get_quota')}\` exige el alcance \`quota:read\` (sin token: 401; sin ese alcance: 403). \`GET ${l.identity}\` acepta un token de cualquier alcance y devuelve \`client_id\`, \`client_name\` (si lo registró), \`scope\`, \`token_expires_at\` (segundos desde epoch) y \`quota\`, sin gastar cuota.`,
+    `\`GET ${b}${operationPath('get_quota')}\` exige el alcance \`quota:read\` (sin token: 401; sin ese alcance: 403). \`GET ${l.identity}\` acepta un token de cualquier alcance y devuelve \`client_id\`, \`client_name\` (si lo registró), \`scope\`, \`token_expires_at\` (segundos desde epoch) y \`quota\`; cada llamada cuenta en la cuota del cliente, como una de la API (cabeceras \`RateLimit\`; 429 con \`Retry-After\` al agotarla).`,
     '',
     ...sh(
       `curl -s -H "Authorization: Bearer $TOKEN" ${b}${operationPath('get_quota')}`,
@@ -185,7 +187,8 @@ export function buildAuthMd(config: AuthMdConfig): string {
     `Registration is optional, free and automatic; it only raises the quota from ${anonymous} to ${identified} requests ${windowSeconds === 60 ? 'per minute' : `per ${windowSeconds} s`}. `
       + `\`POST ${l.register}\` (JSON, RFC 7591) → \`client_id\` + \`client_secret\` (shown once) → \`POST ${l.token}\` with \`grant_type=client_credentials\` `
       + `(client_secret_basic or client_secret_post) → Bearer token valid ${TOKEN_TTL_SECONDS} s; with no \`scope\` it gets the client's registered scopes (default \`${defaultScope}\`). `
-      + `Revoke at \`${l.revoke}\` (RFC 7009), introspect at \`${l.introspect}\` (RFC 7662). Metadata: ${l.authorizationServerMetadata}.`,
+      + `Revoke at \`${l.revoke}\` (RFC 7009), introspect at \`${l.introspect}\` (RFC 7662). Metadata: ${l.authorizationServerMetadata}. `
+      + 'Every OAuth endpoint is CORS-open (`*`, no credentials) for clients that run in a browser; a client_secret shipped in a public page is readable by anyone.',
     '',
   ].join('\n');
 }

@@ -21,17 +21,29 @@ export function writeCors(res: ServerResponse): void {
   setHeaders(res, CORS_HEADERS as HeaderList);
 }
 
+/** What a preflight allows: the methods of the resource and the non-safelisted request headers a client sends. */
+export interface PreflightPolicy {
+  methods: string;
+  requestHeaders: string;
+}
+
 /**
- * Answers a preflight (OPTIONS) of a known operation: 204, no body. `Authorization` (Bearer
- * tokens) and `If-None-Match` (revalidation) are the non-safelisted request headers a client
- * sends. Preflights are not counted against the quota: browsers send them on their own.
- * `headers`: what the answer already carries (the API's version, CORS and Vary).
+ * The API's: `Authorization` (Bearer tokens) and `If-None-Match` (revalidation) are the
+ * non-safelisted request headers a client sends.
  */
-export function answerPreflight(res: ServerResponse, headers: HeaderList = []): void {
+export const API_PREFLIGHT: PreflightPolicy = { methods: API_METHODS, requestHeaders: 'Authorization, If-None-Match' };
+
+/**
+ * Answers a preflight (OPTIONS) of a known resource: 204, no body. Preflights are not counted
+ * against the quota: browsers send them on their own. `headers`: what the answer already carries
+ * (the API's version, CORS and Vary); without `Access-Control-Allow-Origin` there or on `res`,
+ * a browser fails the preflight.
+ */
+export function answerPreflight(res: ServerResponse, headers: HeaderList = [], policy: PreflightPolicy = API_PREFLIGHT): void {
   headers.push(
-    'Allow', API_METHODS,
-    'Access-Control-Allow-Methods', API_METHODS,
-    'Access-Control-Allow-Headers', 'Authorization, If-None-Match',
+    'Allow', policy.methods,
+    'Access-Control-Allow-Methods', policy.methods,
+    'Access-Control-Allow-Headers', policy.requestHeaders,
     'Access-Control-Max-Age', PREFLIGHT_MAX_AGE,
     'Cache-Control', 'public, max-age=86400',
   );

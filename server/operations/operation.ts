@@ -75,9 +75,3 @@ export interface Operation<I extends z.ZodObject = z.ZodObject> {
 
 /** Types `run`'s input from `input`, and erases it for the list. */
 export const defineOperation = <I extends z.ZodObject>(op: Operation<I>): Operation => op as unknown as Operation;
-
-/** Whether a valid token puts a call of `op` on its client's window (`identificado`). */
-export function identifies(op: Operation, credential: Credential): boolean {
-  if (credential.kind !== 'token') return false;
-  return op.access.kind === 'token' || credential.token.scope.includes(op.access.raisedBy);
-}

@@ -13,7 +13,7 @@ import type { Call, Outcome } from './call.ts';
 import { runSteps } from './run.ts';
 import { createSteps } from './steps.ts';
 
-export { newCall, type Call, type Outcome } from './call.ts';
+export { newCall, type Admission, type Call, type Outcome } from './call.ts';
 
 export interface Wire {
   challenges: BearerChallenges;
@@ -24,7 +24,11 @@ export interface Wire {
 export interface Pipeline {
   /** Every step: ends with the operation's result or the 429 (or throws an ApiError). */
   call(call: Call): Outcome | Promise<Outcome>;
-  /** Counting and the credential check only, for a request refused before any operation: ends with the 429 or throws. */
+  /**
+   * Counting, the credential and the call's access only, for a request without an operation (a
+   * bad credential refused before one is named, a route of its own): ends with the 429 or throws;
+   * undefined when admitted.
+   */
   admit(call: Call): Outcome | undefined | Promise<Outcome | undefined>;
 }
 

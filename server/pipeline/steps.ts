@@ -2,8 +2,8 @@
  * The steps of every operation call, REST or MCP, in order:
  *
  *   1. count      — one hit on the caller's window: the client's when a valid token identifies it
- *                   for this operation, else the IP's anonymous window (a bad credential included,
- *                   so token guessing is throttled like anything else); rate-limit headers;
+ *                   for this call's access, else the IP's anonymous window (a bad credential
+ *                   included, so token guessing is throttled like anything else); rate-limit headers;
  *   2. unverified — a token the store could not check (an outage) is its 503 with Retry-After,
  *                   never the anonymous window's 429 (it was counted there, so the answer
  *                   carries that window's headers);
@@ -16,7 +16,8 @@
  * Each step answers at once when it can (memory store, no token) and returns a promise only when
  * it waits (Redis, a page of search results); see run.ts.
  */
-import { identifies, type Operation, type OperationContext } from '../operations/operation.ts';
+import type { Operation, OperationContext } from '../operations/operation.ts';
+import type { TokenInfo } from '../auth/types.ts';
 import type { BearerChallenges } from '../auth/bearer.ts';
 import type { QuotaStep } from '../quota/ratelimit.ts';
 import { anonymousSubject, identifiedSubject } from '../quota/ratelimit.ts';
@@ -26,7 +27,7 @@ import { StoreUnavailableError } from '../stores/errors.ts';
 import { validateParams } from './params.ts';
 import { memoize } from '../memo.ts';
 import { cacheInputs } from './input-cache.ts';
-import type { Call, Outcome } from './call.ts';
+import type { Admission, Call, Outcome } from './call.ts';
 
 export type Step = (call: Call) => Outcome | undefined | Promise<Outcome | undefined>;
 
@@ -47,8 +48,8 @@ export function createSteps(deps: StepDeps) {
   const anonymous = memoize(anonymousSubject, SUBJECTS);
   const identified = memoize(identifiedSubject, SUBJECTS);
   const count: Step = (call) => {
-    const { credential, op } = call;
-    const subject = op !== null && credential.kind === 'token' && identifies(op, credential)
+    const { credential } = call;
+    const subject = credential.kind === 'token' && identifies(call.access, credential.token)
       ? identified(credential.token.client_id)
       : anonymous(deps.clientIp(call.req));
     const counted = deps.quota.count(subject, call.headers);
@@ -69,11 +70,10 @@ export function createSteps(deps: StepDeps) {
     return undefined;
   };
 
-  const access: Step = ({ op, credential: c }) => {
-    if (op!.access.kind !== 'token') return undefined;
-    const { scope } = op!.access;
+  const access: Step = ({ access: a, credential: c }) => {
+    if (a === null || a.kind === 'open') return undefined;
     if (c.kind !== 'token') throw deps.challenges.notLoggedIn();
-    if (!c.token.scope.includes(scope)) throw deps.challenges.insufficientScope(scope);
+    if (a.kind === 'token' && !c.token.scope.includes(a.scope)) throw deps.challenges.insufficientScope(a.scope);
     return undefined;
   };
 
@@ -92,9 +92,21 @@ export function createSteps(deps: StepDeps) {
   };
 
   return {
-    /** What a request goes through before an operation may run: the whole of it for a bad credential. */
-    admission: [count, unverified, refuse, credential] as const,
+    /**
+     * What a request goes through before an operation may run: the whole of it for a bad
+     * credential, and for a route that is no operation (its access checked too).
+     */
+    admission: [count, unverified, refuse, credential, access] as const,
     /** Every step of an operation call. */
     all: [count, unverified, refuse, credential, access, input, run] as const,
   };
+}
+
+/**
+ * Whether a valid token puts a call on its client's window (`identificado`): always where a token
+ * is required; on an open operation, only with the scope that raises it.
+ */
+function identifies(access: Admission | null, token: TokenInfo): boolean {
+  if (access === null) return false;
+  return access.kind !== 'open' || token.scope.includes(access.raisedBy);
 }

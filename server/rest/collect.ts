@@ -3,14 +3,16 @@
  * given twice (`?query=a&query=b`) is refused rather than guessed at; unknown parameters are
  * ignored (clients must ignore what they do not know, and the same holds for what they send). An
  * integer parameter must be decimal digits (a number parse would also take `1e1`, ` 5` or
- * `0x10`); those are checked first, then the values are collected in the schema's order.
+ * `0x10`); those are checked first, then the values are collected in the schema's order. A value
+ * whose percent-escapes do not decode is refused under its name.
  */
 import { invalidParam } from '../errors.ts';
 import { inputProperties } from '../discovery/json-schema.ts';
 import type { Operation } from '../operations/operation.ts';
-import type { RawQuery } from './query.ts';
+import { MALFORMED, type RawQuery } from './query.ts';
 
 const DIGITS = /^[0-9]{1,6}$/;
+const BAD_ESCAPES = 'Su codificación por ciento no es válida: cada carácter que no sea ASCII va en UTF-8 como %XX (encodeURIComponent).';
 
 interface Shape {
   names: string[];
@@ -43,6 +45,7 @@ export function createCollector(): (op: Operation, raw: unknown) => Record<strin
     for (const name of shape.names) {
       const value = query.get(name);
       if (value === undefined) continue;
+      if (value === MALFORMED) throw invalidParam(name, BAD_ESCAPES);
       if (typeof value !== 'string') throw invalidParam(name, 'Se ha enviado más de una vez; envíelo una sola vez.');
       input[name] = shape.integers.has(name) ? Number(value) : value;
     }

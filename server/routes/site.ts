@@ -8,7 +8,9 @@
  * Every page response (HTML, Markdown, 304, the 404 page) carries `Vary: Accept` — a page has an
  * HTML and a Markdown representation (server/routes/markdown.ts), chosen by `Accept` — and a
  * `Link` to the API catalogue (RFC 9727 §3), to /llms.txt and to the page's own Markdown
- * (`rel="alternate"; type="text/markdown"`). Asset requests skip all of it.
+ * (`rel="alternate"; type="text/markdown"`). Asset requests skip all of it. A 404 outside the
+ * machine paths is the HTML 404 page or the JSON error by `Accept`, so it carries `Vary: Accept`
+ * on any path.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,6 +22,7 @@ import { sendError } from '../http/error-response.ts';
 import { DISCOVERY_PATHS } from '../discovery/links.ts';
 import { prefersMarkdown } from '../http/accept.ts';
 import { normalizeRange } from '../http/range.ts';
+import { addVary } from '../http/vary.ts';
 import { findPage, sendMarkdown } from './markdown.ts';
 import { API_BASE } from '../paths.ts';
 
@@ -81,9 +84,11 @@ export function siteFallback(deps: AppDeps): Fallback {
 
     const notFound = (req: IncomingMessage, res: ServerResponse) => {
       const pathname = (req.url || '/').split('?')[0]!;
-      const wantsHtml = (req.headers.accept || '').includes('text/html');
       res.setHeader('Cache-Control', 'no-cache');
-      if (!notFoundHtml || !wantsHtml || isMachinePath(pathname)) { machineNotFound(res); return; }
+      if (!notFoundHtml || isMachinePath(pathname)) { machineNotFound(res); return; }
+      // The HTML page or the JSON error, by Accept: a cache must keep them apart, on any path.
+      addVary(res, 'Accept');
+      if (!(req.headers.accept || '').includes('text/html')) { machineNotFound(res); return; }
       res.statusCode = 404;
       res.setHeader('Content-Type', 'text/html; charset=utf-8');
       res.end(req.method === 'HEAD' ? undefined : notFoundHtml);

@@ -7,8 +7,7 @@
 import type { Polka } from 'polka';
 import type { AppDeps } from '../../app.ts';
 import { OAuthError } from '../../errors.ts';
-import { sendOAuthError } from './respond.ts';
-import { methodNotAllowed } from './respond.ts';
+import { otherMethods, sendOAuthError } from './respond.ts';
 
 import { AUTHORIZE_PATH, REGISTER_PATH, TOKEN_PATH } from '../../paths.ts';
 
@@ -20,5 +19,5 @@ export function authorizeEndpoint(app: Polka, deps: AppDeps): void {
   ), deps.log);
   app.get(AUTHORIZE_PATH, refuse);
   app.post(AUTHORIZE_PATH, refuse);
-  app.all(AUTHORIZE_PATH, methodNotAllowed(deps, 'GET, POST'));
+  otherMethods(app, deps, AUTHORIZE_PATH, 'GET, POST');
 }

@@ -1,7 +1,7 @@
 /** POST /oauth/introspect — token introspection (RFC 7662). A client sees only its own tokens. */
 import type { Polka } from 'polka';
 import type { AppDeps } from '../../app.ts';
-import { methodNotAllowed, oauthHandler, readTokenRequest, sendOAuthJson, type OAuthContext } from './respond.ts';
+import { oauthHandler, otherMethods, readTokenRequest, sendOAuthJson, type OAuthContext } from './respond.ts';
 
 import { INTROSPECT_PATH } from '../../paths.ts';
 
@@ -11,5 +11,5 @@ export function introspectEndpoint(app: Polka, deps: AppDeps, ctx: OAuthContext)
     // Unknown, expired, revoked or another client's token: exactly {"active":false} (§2.2).
     sendOAuthJson(res, 200, await ctx.tokens.introspect(token, client.clientId));
   }));
-  app.all(INTROSPECT_PATH, methodNotAllowed(deps, 'POST'));
+  otherMethods(app, deps, INTROSPECT_PATH, 'POST');
 }

@@ -3,7 +3,7 @@ import type { Polka } from 'polka';
 import type { AppDeps } from '../../app.ts';
 import { parseClientMetadata } from '../../auth/clients.ts';
 import { readJson } from '../../http/body.ts';
-import { enforceLimit, methodNotAllowed, oauthHandler, sendOAuthJson, type OAuthContext } from './respond.ts';
+import { enforceLimit, oauthHandler, otherMethods, sendOAuthJson, type OAuthContext } from './respond.ts';
 import { LIMITS } from '../../auth/oauth-limits.ts';
 
 import { REGISTER_PATH } from '../../paths.ts';
@@ -16,5 +16,5 @@ export function registerEndpoint(app: Polka, deps: AppDeps, ctx: OAuthContext): 
     await enforceLimit(deps.store, LIMITS.register, ctx.addressOf(req));
     sendOAuthJson(res, 201, await ctx.clients.register(metadata));
   }));
-  app.all(REGISTER_PATH, methodNotAllowed(deps, 'POST'));
+  otherMethods(app, deps, REGISTER_PATH, 'POST');
 }

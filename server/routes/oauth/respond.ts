@@ -1,15 +1,22 @@
 /**
  * What every OAuth endpoint shares: async handlers whose errors reach `sendOAuthError`, JSON
- * responses that are never cached (RFC 6749 §5.1), 405s, per-IP limits counted in the store,
- * and the refusal of credentials in the URL.
+ * responses that are never cached (RFC 6749 §5.1), CORS, the preflight and 405s, per-IP limits
+ * counted in the store, and the refusal of credentials in the URL.
+ *
+ * Browsers may call every endpoint from any origin (`Access-Control-Allow-Origin: *`, never with
+ * credentials mode): no cookie or other ambient credential exists here, each request carries its
+ * own client authentication, so CORS would keep from a page only what any other client may do,
+ * and MCP clients that run in a page register and get their tokens from it, as the metadata that
+ * names these endpoints is already open to them. A secret in a page is its owner's to keep; /auth.md says so.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Request } from 'polka';
+import type { Polka, Request } from 'polka';
 import type { AppDeps } from '../../app.ts';
 import { errorOf, OAuthError } from '../../errors.ts';
 import type { Logger } from '../../log.ts';
 import { sendError } from '../../http/error-response.ts';
 import { sendJson } from '../../http/json.ts';
+import { answerPreflight, CORS_HEADERS, writeCors, type PreflightPolicy } from '../../http/cors.ts';
 import type { Store } from '../../stores/types.ts';
 import type { AuthenticatedClient, ClientRegistry } from '../../auth/clients.ts';
 import { authenticateClient } from '../../auth/client-auth.ts';
@@ -44,12 +51,14 @@ export function sendOAuthError(res: ServerResponse, thrown: unknown, log: Logger
   const err = errorOf(thrown, 'oauth');
   if (!(err instanceof OAuthError)) { sendError(res, thrown, log); return; }
   if (res.headersSent) { res.destroy(); return; }
+  writeCors(res);
   sendJson(res, err.status, JSON.stringify({ error: err.error, error_description: describable(err.description) }), err.headers, ['Cache-Control', 'no-store', 'Pragma', 'no-cache']);
 }
 
 /** Runs `handler`; whatever it throws becomes one response, written by `sendOAuthError`. */
 export function oauthHandler(deps: AppDeps, handler: Handler): Middleware {
   return (req, res) => {
+    writeCors(res);
     handler(req as Request, res).catch((err: unknown) => sendOAuthError(res, err, deps.log));
   };
 }
@@ -58,9 +67,17 @@ export function sendOAuthJson(res: ServerResponse, status: number, body: object)
   sendJson(res, status, JSON.stringify(body), NO_STORE);
 }
 
-/** 405 in the OAuth error shape, with `Allow` (RFC 9110 §15.5.6). */
-export function methodNotAllowed(deps: AppDeps, allow: string): Middleware {
-  return (_req, res) => sendOAuthError(res, new OAuthError(405, 'invalid_request', `Method not allowed; use ${allow}.`, { Allow: allow }), deps.log);
+/** A browser's client authentication (Basic) and a registration's JSON body. */
+const PREFLIGHT_HEADERS = 'Authorization, Content-Type';
+
+/**
+ * The answers of `path` to methods other than `use` (its own, `POST` or `GET, POST`): OPTIONS is
+ * the CORS preflight (204), anything else 405 in the OAuth error shape, with `Allow` (RFC 9110 §15.5.6).
+ */
+export function otherMethods(app: Polka, deps: AppDeps, path: string, use: string): void {
+  const policy: PreflightPolicy = { methods: `${use}, OPTIONS`, requestHeaders: PREFLIGHT_HEADERS };
+  app.options(path, (_req, res) => answerPreflight(res, CORS_HEADERS.slice(), policy));
+  app.all(path, (_req, res) => sendOAuthError(res, new OAuthError(405, 'invalid_request', `Method not allowed; use ${use}.`, { Allow: policy.methods }), deps.log));
 }
 
 /** Parameters that must never travel in a URL, where proxies and logs keep them. */

@@ -1,7 +1,7 @@
 /** POST /oauth/revoke — token revocation (RFC 7009). A client revokes only its own tokens. */
 import type { Polka } from 'polka';
 import type { AppDeps } from '../../app.ts';
-import { methodNotAllowed, NO_STORE, oauthHandler, readTokenRequest, type OAuthContext } from './respond.ts';
+import { NO_STORE, oauthHandler, otherMethods, readTokenRequest, type OAuthContext } from './respond.ts';
 
 import { REVOKE_PATH } from '../../paths.ts';
 
@@ -15,5 +15,5 @@ export function revokeEndpoint(app: Polka, deps: AppDeps, ctx: OAuthContext): vo
     res.setHeader('Content-Length', 0);
     res.end();
   }));
-  app.all(REVOKE_PATH, methodNotAllowed(deps, 'POST'));
+  otherMethods(app, deps, REVOKE_PATH, 'POST');
 }

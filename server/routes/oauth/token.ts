@@ -8,7 +8,7 @@ import { parseScope, scopeString } from '../../auth/clients.ts';
 import { TOKEN_TTL_SECONDS } from '../../auth/tokens.ts';
 import type { Scope } from '../../auth/types.ts';
 import { param, readForm } from '../../http/body.ts';
-import { enforceLimit, methodNotAllowed, oauthHandler, refuseCredentialsInQuery, sendOAuthJson, type OAuthContext } from './respond.ts';
+import { enforceLimit, oauthHandler, otherMethods, refuseCredentialsInQuery, sendOAuthJson, type OAuthContext } from './respond.ts';
 import { LIMITS } from '../../auth/oauth-limits.ts';
 
 import { TOKEN_PATH } from '../../paths.ts';
@@ -61,5 +61,5 @@ export function tokenEndpoint(app: Polka, deps: AppDeps, ctx: OAuthContext): voi
       scope: scopeString(issued.info.scope),
     });
   }));
-  app.all(TOKEN_PATH, methodNotAllowed(deps, 'POST'));
+  otherMethods(app, deps, TOKEN_PATH, 'POST');
 }

@@ -1,7 +1,7 @@
 import querystring from 'node:querystring';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseQuery } from '../../../server/rest/query.ts';
+import { MALFORMED, parseQuery } from '../../../server/rest/query.ts';
 
 const plain = (q: ReturnType<typeof parseQuery>) => Object.fromEntries(q);
 
@@ -11,7 +11,8 @@ test('form-urlencoded: + is a space, escapes decoded once, repeats collected', (
   assert.equal(plain(parseQuery('query=a&query=b&query=c')), { query: ['a', 'b', 'c'] });
   assert.equal(plain(parseQuery('a&b=&=c&&')), { a: '', b: '', '': 'c' });
   assert.equal(plain(parseQuery('')), {});
-  assert.equal(plain(parseQuery('url=%E0%A4%A')), { url: '%E0%A4%A' }, 'an invalid escape is kept as written');
+  assert.equal(plain(parseQuery('url=%E0%A4%A&a=%zz&b=%')), { url: MALFORMED, a: MALFORMED, b: MALFORMED }, 'escapes that do not decode are marked');
+  assert.equal(plain(parseQuery('q%zz=1&q=%E0&q=x')), { 'q%zz': '1', q: [MALFORMED, 'x'] }, 'a name that does not decode is kept as written');
   assert.equal(plain(parseQuery('x=a=b')), { x: 'a=b' });
   const special = parseQuery('__proto__=1&constructor=2&toString=3');
   assert.equal([...special], [['__proto__', '1'], ['constructor', '2'], ['toString', '3']], '`__proto__`, `constructor` are plain names');

@@ -68,4 +68,26 @@ test('HEAD works on every operation', async ({ api }) => {
   }
 });
 
+test('a parameter whose percent-escapes do not decode → 400 rest_invalid_param naming it, on every parameter', async ({ api }) => {
+  const required: Record<string, string> = { query: 'fontaneria', url: 'fontaneria' };
+  let checked = 0;
+  for (const op of api.running.deps.operations) {
+    const names = Object.keys(op.input.shape);
+    for (const bad of names) {
+      for (const escape of ['%E0%A4%A', '%zz', 'a%', '%C3']) {
+        const query = names.filter((n) => n === bad || n in required).map((n) => `${n}=${n === bad ? escape : required[n]}`).join('&');
+        const res = await request(`${api.base}/${op.path}?${query}`);
+        const body = assertError(res, 400, 'rest_invalid_param', bad);
+        assert.match(body.message, /codificación por ciento/, `${op.path} ${bad}=${escape}`);
+        assert.type(res.headers.ratelimit, 'string', 'counted like any other 400');
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked >= 7 * 4, 'every parameter of the operations');
+  // The same value well encoded is read as text; a name that does not decode is no parameter's, so ignored.
+  assert.is((await request(`${api.base}/search_pages?query=${encodeURIComponent('%E0%A4%A')}`)).status, 200);
+  assert.is((await request(`${api.base}/get_company_info?x%zz=1`)).status, 200);
+});
+
 test.run();

@@ -120,7 +120,7 @@ test('oauth4webapi: register → token (Basic, post) → content at 600/min → 
       },
     );
 
-    // Identity shows the same window without spending it.
+    // Identity shows the same window, itself counted in it.
     const who = await oauth.protectedResourceRequest(token, 'GET', new URL(`${url}/agent/identity`), undefined, undefined, insecure);
     assert.is(who.status, 200);
     const id = await who.json() as { client_id: string; client_name: string; scope: string; quota: { used: number; remaining: number; policy: string } };
@@ -128,8 +128,8 @@ test('oauth4webapi: register → token (Basic, post) → content at 600/min → 
     assert.is(id.client_name, 'Agente e2e');
     assert.is(id.scope, 'content:read quota:read');
     assert.is(id.quota.policy, 'identificado');
-    assert.is(id.quota.used, 4, 'the 403 on /quota counted too; identity did not');
-    assert.is(id.quota.remaining, 596);
+    assert.is(id.quota.used, 5, 'the 403 on /quota counted too, and identity itself');
+    assert.is(id.quota.remaining, 595);
 
     const introspection = await oauth.processIntrospectionResponse(as, client,
       await oauth.introspectionRequest(as, client, oauth.ClientSecretBasic(secret), token, insecure));

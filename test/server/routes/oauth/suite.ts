@@ -159,9 +159,9 @@ export function oauthSuite(name: string, makeStore: StoreFactory, options: Suite
     await register(s.origin);
   }));
 
-  test('§1 registration: other methods → 405 JSON with Allow: POST', () => withServer(async (s) => {
+  test('§1 registration: other methods → 405 JSON with Allow: POST, OPTIONS', () => withServer(async (s) => {
     const res = await fetch(`${s.origin}/oauth/register`);
-    assert.is(res.headers.get('allow'), 'POST');
+    assert.is(res.headers.get('allow'), 'POST, OPTIONS');
     await expectOAuthError(res, 405, 'invalid_request', 'Method not allowed; use POST.');
   }));
 
@@ -368,10 +368,10 @@ export function oauthSuite(name: string, makeStore: StoreFactory, options: Suite
     }
   }));
 
-  test('§2 token: other methods → 405 JSON with Allow: POST', () => withServer(async (s) => {
+  test('§2 token: other methods → 405 JSON with Allow: POST, OPTIONS', () => withServer(async (s) => {
     for (const method of ['GET', 'PUT', 'DELETE']) {
       const res = await fetch(`${s.origin}/oauth/token`, { method });
-      assert.is(res.headers.get('allow'), 'POST');
+      assert.is(res.headers.get('allow'), 'POST, OPTIONS');
       await expectOAuthError(res, 405, 'invalid_request', 'Method not allowed; use POST.');
     }
   }));
@@ -418,7 +418,7 @@ export function oauthSuite(name: string, makeStore: StoreFactory, options: Suite
     }
   }));
 
-  test('§3 /agent/identity: client_id, scope, expiry and the quota, read without counting', () => withServer(async (s) => {
+  test('§3 /agent/identity: client_id, scope, expiry and the quota, each call counted on the client\'s window', () => withServer(async (s) => {
     const c = await register(s.origin, { client_name: 'Agente Ñ' });
     const t = await getToken(s.origin, c, { scope: 'content:read' });
     const key = identifiedSubject(c.client_id).key;
@@ -437,11 +437,12 @@ export function oauthSuite(name: string, makeStore: StoreFactory, options: Suite
         token_expires_at: Math.floor(s.clock() / 1000) + 3600,
         quota: {
           client_id: c.client_id, scope: 'content:read', policy: 'identificado', limit: 600, window_seconds: 60,
-          used: 2, remaining: 598, reset_seconds: body.quota.reset_seconds,
+          used: 3 + i, remaining: 597 - i, reset_seconds: body.quota.reset_seconds,
         },
       });
+      assert.is(res.headers.get('ratelimit-remaining'), String(597 - i));
     }
-    assert.is((await s.store.peek(key, 60)).count, 2, 'identity did not count a hit');
+    assert.is((await s.store.peek(key, 60)).count, 4, 'each identity call counted a hit');
   }));
 
   test('§3 /agent/identity: other methods → 405 with Allow', () => withServer(async (s) => {
@@ -525,8 +526,47 @@ export function oauthSuite(name: string, makeStore: StoreFactory, options: Suite
       await expectOAuthError(await postForm(s.origin, path, 'token=a&token=b', { id: c.client_id, secret: c.client_secret }), 400, 'invalid_request', 'Parameter token must not be repeated.');
       await expectOAuthError(await fetch(`${s.origin}${path}?token=x`, { method: 'POST', headers: { authorization: basic(c.client_id, c.client_secret), 'content-type': 'application/x-www-form-urlencoded' }, body: '' }), 400, 'invalid_request');
       const get = await fetch(`${s.origin}${path}`);
-      assert.is(get.headers.get('allow'), 'POST');
+      assert.is(get.headers.get('allow'), 'POST, OPTIONS');
       await expectOAuthError(get, 405, 'invalid_request');
+    }
+  }));
+
+  // ---- Browsers ------------------------------------------------------------------------------
+
+  test('CORS: OPTIONS on every /oauth endpoint is a preflight; every answer, error or not, is readable cross-origin', () => withServer(async (s) => {
+    const endpoints = { '/oauth/register': 'POST, OPTIONS', '/oauth/token': 'POST, OPTIONS', '/oauth/revoke': 'POST, OPTIONS', '/oauth/introspect': 'POST, OPTIONS', '/oauth/authorize': 'GET, POST, OPTIONS' };
+    for (const [path, methods] of Object.entries(endpoints)) {
+      const pre = await fetch(`${s.origin}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://agente.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      });
+      assert.is(pre.status, 204, path);
+      assert.is(await pre.text(), '');
+      assert.is(pre.headers.get('access-control-allow-origin'), '*', path);
+      assert.is(pre.headers.get('access-control-allow-credentials'), null, 'never credentials mode');
+      assert.is(pre.headers.get('access-control-allow-methods'), methods, path);
+      assert.is(pre.headers.get('allow'), methods, path);
+      const allowed = (pre.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/,\s*/);
+      assert.ok(allowed.includes('authorization') && allowed.includes('content-type'), `${path}: ${allowed}`);
+      assert.ok(Number(pre.headers.get('access-control-max-age')) >= 600, path);
+    }
+    const origin = { origin: 'https://agente.example' };
+    const created = await fetch(`${s.origin}/oauth/register`, { method: 'POST', headers: { ...origin, 'content-type': 'application/json' }, body: '{}' });
+    assert.is(created.status, 201);
+    const c = await created.json() as Registered;
+    const answers = [
+      created,
+      await postForm(s.origin, '/oauth/token', { grant_type: 'client_credentials' }, { id: c.client_id, secret: c.client_secret }, origin),
+      await postForm(s.origin, '/oauth/token', { grant_type: 'client_credentials' }, { id: c.client_id, secret: 'wrong' }, origin),
+      await postForm(s.origin, '/oauth/revoke', { token: 'x' }, { id: c.client_id, secret: c.client_secret }, origin),
+      await postForm(s.origin, '/oauth/introspect', { token: 'x' }, { id: c.client_id, secret: c.client_secret }, origin),
+      await fetch(`${s.origin}/oauth/authorize`, { headers: origin }),
+      await fetch(`${s.origin}/oauth/token`, { method: 'PUT', headers: origin }),
+    ];
+    assert.equal(answers.map((r) => r.status), [201, 200, 401, 200, 200, 400, 405]);
+    for (const res of answers) {
+      assert.is(res.headers.get('access-control-allow-origin'), '*', `${res.status}`);
+      assert.match(String(res.headers.get('access-control-expose-headers')), /Retry-After/, `${res.status}`);
     }
   }));
 
@@ -539,7 +579,7 @@ export function oauthSuite(name: string, makeStore: StoreFactory, options: Suite
     const post = await fetch(`${s.origin}/oauth/authorize`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'response_type=code' });
     await expectOAuthError(post, 400, 'unsupported_response_type');
     const del = await fetch(`${s.origin}/oauth/authorize`, { method: 'DELETE' });
-    assert.is(del.headers.get('allow'), 'GET, POST');
+    assert.is(del.headers.get('allow'), 'GET, POST, OPTIONS');
     await expectOAuthError(del, 405, 'invalid_request');
   }));
 
