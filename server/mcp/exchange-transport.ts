@@ -12,6 +12,7 @@ import {
   isInitializeRequest, isJSONRPCRequest, isJsonContentType, parseJSONRPCMessage,
   type JSONRPCMessage, type MessageExtraInfo, type RequestId, type Transport,
 } from '@modelcontextprotocol/server';
+import { MCP_BATCH_REPLY_LIMIT } from './limits.ts';
 
 /** What to send back: a status and a JSON body, or none (202). */
 export interface ExchangeAnswer {
@@ -53,6 +54,22 @@ const header = (headers: IncomingHttpHeaders, name: string): string | undefined 
   const value = headers[name];
   return typeof value === 'string' ? value : undefined;
 };
+
+/** A batch's answers as one JSON array, each answer past MCP_BATCH_REPLY_LIMIT replaced by an error. */
+function batchBody(responses: readonly JSONRPCMessage[]): string {
+  let bytes = 2;
+  const parts = responses.map((r) => {
+    let part = JSON.stringify(r);
+    const size = Buffer.byteLength(part) + 1;
+    if (bytes + size > MCP_BATCH_REPLY_LIMIT) {
+      part = JSON.stringify({ jsonrpc: '2.0', id: (r as { id: RequestId }).id, error: { code: -32000, message: `Server error: the batch's answers pass ${MCP_BATCH_REPLY_LIMIT} bytes; send this request alone.` } });
+    } else {
+      bytes += size;
+    }
+    return part;
+  });
+  return '[' + parts.join(',') + ']';
+}
 
 export class ExchangeTransport implements Transport {
   onclose?: () => void;
@@ -126,6 +143,6 @@ export class ExchangeTransport implements Transport {
     const responses = [...this.pending.values()];
     if (responses.includes(null)) return;
     this.pending.clear();
-    this.finish({ status: 200, body: JSON.stringify(responses.length === 1 ? responses[0] : responses) });
+    this.finish({ status: 200, body: responses.length === 1 ? JSON.stringify(responses[0]) : batchBody(responses as JSONRPCMessage[]) });
   }
 }
