@@ -160,7 +160,8 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     const checked = checkMessage(await readBody(req, MCP_BODY_LIMIT), header(req, 'mcp-protocol-version'));
     if ('message' in checked) labelOperation(res, mcpOperationOf(checked.message));
     const counted: HeaderList = [];
-    const limited = await messageQuota(req, credential, uncountedMessages('message' in checked ? checked.message : null), counted);
+    // A body refused whole (not JSON, a batch too large or with an id twice) is one message.
+    const limited = await messageQuota(req, credential, 'message' in checked ? uncountedMessages(checked.message) : 1, counted);
     if (limited !== null) {
       setHeaders(res, counted);
       throw limited;

@@ -31,8 +31,8 @@ const isOperationCall = (m: unknown): boolean =>
   typeof m === 'object' && m !== null && OPERATION_METHODS.has((m as { method?: unknown }).method as string);
 
 /**
- * How many messages of a body go on this window: every one that is not an operation call, and
- * one for a body with no operation call at all (not JSON, an empty batch, a refused one).
+ * How many messages of a parsed body go on this window: every one that is not an operation call,
+ * and one for a body with no operation call at all (an empty batch, a value that is not JSON-RPC).
  */
 export function uncountedMessages(message: unknown): number {
   const all = Array.isArray(message) ? message : [message];

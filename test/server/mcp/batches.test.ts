@@ -82,8 +82,8 @@ test(`a batch of more than ${MCP_BATCH_LIMIT} messages → 400 -32600 and none o
     assert.is(most.json().length, MCP_BATCH_LIMIT);
   }));
 
-test('a batch with one id twice → 400 -32600 before anything runs, nothing counted but the request', () =>
-  withTestServer({ fixture, env: { RATE_LIMIT_ANONYMOUS: '100' } }, async (api) => {
+test('a batch with one id twice → 400 -32600 before anything runs, counted as one message', () =>
+  withTestServer({ fixture, env: { RATE_LIMIT_ANONYMOUS: '3' } }, async (api) => {
     const first = toolCall('get_company_info', { section: 'contact' });
     for (const batch of [
       [first, { ...toolCall('search_pages', { query: 'fuga' }), id: first.id }],
@@ -93,14 +93,16 @@ test('a batch with one id twice → 400 -32600 before anything runs, nothing cou
       assert.is(res.status, 400, res.text().slice(0, 300));
       assert.equal(res.json(), { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: the id ${JSON.stringify(batch[0]!.id)} appears twice in the batch; give each request its own id.` } });
     }
-    assertRateLimitHeaders(await rpc(api, toolCall('get_company_info')), { policy: 'anonimo', limit: 100, remaining: 99 });
-    // 1 and "1" are different ids; notifications have none.
+    // No tool ran: the tool window is whole.
+    assertRateLimitHeaders(await rpc(api, toolCall('get_company_info')), { policy: 'anonimo', limit: 3, remaining: 2 });
+    // Each refused batch was one message of the 6: four more fit. 1 and "1" are different ids; notifications have none.
     const distinct = await rpc(api, [
       { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', id: '1', method: 'tools/list' },
       { jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', method: 'notifications/initialized' },
     ], BATCH_REVISION);
-    assert.is(distinct.status, 200);
+    assert.is(distinct.status, 200, distinct.text().slice(0, 300));
     assert.equal(distinct.json().map((r: { id: unknown }) => r.id), [1, '1']);
+    assertMessagesRefused(await rpc(api, { jsonrpc: '2.0', id: 2, method: 'ping' }), 'mcp-anonimo', 6);
   }));
 
 test(`a batch's answers stop at ${MCP_BATCH_REPLY_LIMIT} bytes: each answer past it is an error asking for that request alone`, () =>
