@@ -14,6 +14,7 @@ import { errorCodesFor } from './openapi.ts';
 import { OPERATIONS, operationPath } from '../operations/index.ts';
 import { code, hostOf, perWindow } from './text.ts';
 import { PROTOCOL_VERSIONS, STATELESS_VERSION } from '../mcp-versions.ts';
+import { MCP_BATCH_LIMIT, MCP_BATCH_REPLY_LIMIT, MCP_MESSAGE_FACTOR } from '../mcp/limits.ts';
 
 export type AgentsMdConfig = Pick<Config, 'siteUrl' | 'baseUrl' | 'rateLimit' | 'readPageMaxChars' | 'deprecation'>;
 
@@ -125,6 +126,8 @@ export function buildAgentsMd(config: AgentsMdConfig): string {
     ...OPERATIONS.map((o) => `- \`${o.name}\`${o.access.kind === 'token' ? ` (requiere token con \`${o.access.scope}\`)` : ''}`),
     '',
     'Se aplican las mismas cuotas, tokens y alcances que en la API REST; el token es opcional salvo para `get_quota`, y un token no válido recibe 401 con `resource_metadata`.',
+    `Los demás mensajes (\`initialize\`, \`tools/list\`, \`resources/list\`, \`ping\`, notificaciones…), uno a uno también dentro de un lote, cuentan en una ventana aparte: ${MCP_MESSAGE_FACTOR * anonymous} ${per} por IP sin token, ${MCP_MESSAGE_FACTOR * identified} con token (políticas \`mcp-anonimo\` y \`mcp-identificado\`; agotada, 429 con \`Retry-After\`).`,
+    `Un lote JSON-RPC (solo en 2025-03-26) lleva como mucho ${MCP_BATCH_LIMIT} mensajes, cada petición con su propio \`id\` (si no, -32600 sin ejecutar nada); pasados ${MCP_BATCH_REPLY_LIMIT / (1024 * 1024)} MiB de respuestas, las siguientes son un error que pide enviarlas solas. Un argumento que la herramienta no declara es -32602 con su nombre.`,
     `Las páginas son también recursos MCP (\`text/markdown\`, plantilla \`${l.site}/{+path}\`): \`resources/read\` de la URL de una página devuelve su Markdown como \`read_page\` y cuenta igual; una página larga sigue en la URL con \`?offset=\` el \`next_offset\` que da \`_meta\`.`,
     `Tarjeta del servidor: ${l.mcpServerCard}. Metadatos del recurso protegido: ${l.protectedResourceMcp}.`,
     '',

@@ -13,8 +13,10 @@
  *      bad token goes through the pipeline's admission (counted on its IP's anonymous window, so
  *      token guessing is throttled as in REST) and is answered 401 with `resource_metadata`
  *      naming the MCP resource's metadata;
- *   4. the body, at most MCP_BODY_LIMIT bytes (413 beyond), checked against the revisions this
- *      endpoint speaks (revisions.ts: versions, batches);
+ *   4. the body, at most MCP_BODY_LIMIT bytes (413 beyond); each of its messages that is not a
+ *      tools/call or resources/read counted on the caller's MCP message window (message-quota.ts:
+ *      429 when used up, before anything runs); then checked against the revisions this endpoint
+ *      speaks (revisions.ts: versions, batches, their size and ids);
  *   5. the official SDK (2.x), by revision, with a fresh `Server` for this exchange (server.ts):
  *      a request that claims 2026-07-28 in its `_meta` goes to the SDK's stateless handler, which
  *      checks the envelope and the `Mcp-Method`/`Mcp-Name` headers against the body, answers
@@ -39,7 +41,7 @@ import { createHostPolicy } from '../net/host.ts';
 import { bearerChallenges, readCredential } from '../auth/bearer.ts';
 import { readBody } from '../http/body.ts';
 import { writeCors } from '../http/cors.ts';
-import { setHeaders } from '../http/header-list.ts';
+import { setHeaders, type HeaderList } from '../http/header-list.ts';
 import { sendJson } from '../http/json.ts';
 import { versionHeaderList } from '../api-headers.ts';
 import { createPipeline, newCall } from '../pipeline/index.ts';
@@ -49,6 +51,8 @@ import { ExchangeTransport, type ExchangeAnswer } from './exchange-transport.ts'
 import { sendJsonRpcError } from './http-errors.ts';
 import { asksForResources, checkMessage, surelyInitialized, surelyStateless } from './revisions.ts';
 import { createServerFactory, type Exchange } from './server.ts';
+import { createMessageQuota, uncountedMessages } from './message-quota.ts';
+import { collectArguments } from './tools.ts';
 
 export { RATELIMIT_META } from './server.ts';
 
@@ -72,9 +76,10 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
   const { config, log } = deps;
   const l = links(config);
   const challenges = bearerChallenges(config.siteUrl, l.protectedResourceMcp);
-  // Tool arguments are JSON already: the schema checks them as they are.
-  const pipeline = createPipeline(deps, { challenges, collect: (_op, raw) => raw as Record<string, unknown> });
+  // Tool arguments are JSON already: the schema checks them as they are, once none is undeclared.
+  const pipeline = createPipeline(deps, { challenges, collect: collectArguments });
   const serverFor = createServerFactory(deps, pipeline, l);
+  const messageQuota = createMessageQuota(deps);
   /** The exchange of each request handed to the stateless handler, which builds its Server from the request. */
   const exchanges = new WeakMap<Request, Exchange>();
   const stateless = createStatelessHandler(({ requestInfo }) => {
@@ -154,6 +159,13 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     }
     const checked = checkMessage(await readBody(req, MCP_BODY_LIMIT), header(req, 'mcp-protocol-version'));
     if ('message' in checked) labelOperation(res, mcpOperationOf(checked.message));
+    const counted: HeaderList = [];
+    // A body refused whole (not JSON, a batch too large or with an id twice) is one message.
+    const limited = await messageQuota(req, credential, 'message' in checked ? uncountedMessages(checked.message) : 1, counted);
+    if (limited !== null) {
+      setHeaders(res, counted);
+      throw limited;
+    }
     if ('refusal' in checked) {
       const { status, id, code, message } = checked.refusal;
       sendJson(res, status, JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }));

@@ -12,6 +12,7 @@ import {
   isInitializeRequest, isJSONRPCRequest, isJsonContentType, parseJSONRPCMessage,
   type JSONRPCMessage, type MessageExtraInfo, type RequestId, type Transport,
 } from '@modelcontextprotocol/server';
+import { MCP_BATCH_REPLY_LIMIT } from './limits.ts';
 
 /** What to send back: a status and a JSON body, or none (202). */
 export interface ExchangeAnswer {
@@ -53,6 +54,24 @@ const header = (headers: IncomingHttpHeaders, name: string): string | undefined 
   const value = headers[name];
   return typeof value === 'string' ? value : undefined;
 };
+
+/** A batch's answers as one JSON array, each answer past MCP_BATCH_REPLY_LIMIT replaced by an error. */
+function batchBody(responses: readonly JSONRPCMessage[]): string {
+  const whole = JSON.stringify(responses);
+  // A UTF-8 byte is at least a third of a UTF-16 unit: most batches are settled without a scan.
+  if (whole.length * 3 <= MCP_BATCH_REPLY_LIMIT || Buffer.byteLength(whole) <= MCP_BATCH_REPLY_LIMIT) return whole;
+  let bytes = 2;
+  const parts = responses.map((r) => {
+    const part = JSON.stringify(r);
+    const size = Buffer.byteLength(part) + 1;
+    if (bytes + size <= MCP_BATCH_REPLY_LIMIT) {
+      bytes += size;
+      return part;
+    }
+    return JSON.stringify({ jsonrpc: '2.0', id: (r as { id: RequestId }).id, error: { code: -32000, message: `Server error: the batch's answers pass ${MCP_BATCH_REPLY_LIMIT} bytes; send this request alone.` } });
+  });
+  return '[' + parts.join(',') + ']';
+}
 
 export class ExchangeTransport implements Transport {
   onclose?: () => void;
@@ -126,6 +145,6 @@ export class ExchangeTransport implements Transport {
     const responses = [...this.pending.values()];
     if (responses.includes(null)) return;
     this.pending.clear();
-    this.finish({ status: 200, body: JSON.stringify(responses.length === 1 ? responses[0] : responses) });
+    this.finish({ status: 200, body: responses.length === 1 ? JSON.stringify(responses[0]) : batchBody(responses as JSONRPCMessage[]) });
   }
 }

@@ -11,6 +11,7 @@ import { links } from '../discovery/links.ts';
 import { perWindow } from '../discovery/text.ts';
 import { CITY_SLUGS } from '../schemas/cities.ts';
 import { PROTOCOL_VERSIONS } from '../mcp-versions.ts';
+import { MCP_MESSAGE_FACTOR } from './limits.ts';
 
 export type IdentityConfig = Pick<Config, 'siteUrl' | 'baseUrl' | 'rateLimit'>;
 
@@ -45,7 +46,7 @@ export function instructions(config: IdentityConfig): string {
     '',
     'Uso: search_pages con lo que pide la persona (un servicio, un problema con sus palabras o una pregunta sobre el servicio, y su ciudad en `city`; 0 resultados si el sitio no lo ofrece), después read_page con la `url` de un resultado (una página larga llega en partes: siga con `offset` = `next_offset`); get_company_info para contacto, precios, impuestos y modelo de servicio. Las páginas son también recursos (text/markdown) por su URL.',
     '',
-    `Cuota: ${anonymous} llamadas a herramientas ${per} por IP sin token; ${identified} ${per} con un token gratuito y automático (client_credentials: POST ${l.register} y POST ${l.token}; véase ${l.authMd}). Solo cuentan las llamadas a herramientas (tools/call) y las lecturas de recursos (resources/read). Con la cuota agotada, la herramienta devuelve un error que dice cuántos segundos esperar.`,
+    `Cuota: ${anonymous} llamadas a herramientas ${per} por IP sin token; ${identified} ${per} con un token gratuito y automático (client_credentials: POST ${l.register} y POST ${l.token}; véase ${l.authMd}). Solo cuentan en ella las llamadas a herramientas (tools/call) y las lecturas de recursos (resources/read); los demás mensajes (initialize, tools/list, resources/list…) tienen una ventana aparte de ${MCP_MESSAGE_FACTOR * anonymous} ${per} por IP. Con la cuota agotada, la herramienta devuelve un error que dice cuántos segundos esperar.`,
   ].join('\n');
 }
 

@@ -28,10 +28,26 @@ export function pageTemplate(l: Links): ResourceTemplateType {
   };
 }
 
+/**
+ * The pages of each loaded build, by where a page of the list starts: a list depends only on the
+ * build, so it is built once per build and dropped with it. Only the starts this list hands out
+ * as cursors (multiples of PAGE_SIZE) are kept.
+ */
+const listed = new WeakMap<LoadedModel, Map<number, ListResourcesResult>>();
+
 /** The pages, PAGE_SIZE at a time; the cursor is where the next page of the list starts. */
 export function listPages(model: LoadedModel, cursor: string | undefined): ListResourcesResult | null {
   const start = cursor === undefined ? 0 : /^[0-9]{1,9}$/.test(cursor) ? Number(cursor) : -1;
   if (start < 0 || start > model.pages.length) return null;
+  if (start % PAGE_SIZE !== 0) return listFrom(model, start);
+  let lists = listed.get(model);
+  if (lists === undefined) listed.set(model, (lists = new Map()));
+  let list = lists.get(start);
+  if (list === undefined) lists.set(start, (list = listFrom(model, start)));
+  return list;
+}
+
+function listFrom(model: LoadedModel, start: number): ListResourcesResult {
   const end = Math.min(start + PAGE_SIZE, model.pages.length);
   return {
     resources: model.pages.slice(start, end).map((p) => ({

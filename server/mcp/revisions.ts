@@ -8,10 +8,13 @@
  *   revision that has it, as the specification's negotiation says;
  * - an `MCP-Protocol-Version` header naming another revision → 400, as the SDK does for one it
  *   does not know;
- * - a JSON-RPC batch under 2025-06-18 or later, which removed batching → -32600.
+ * - a JSON-RPC batch under 2025-06-18 or later, which removed batching → -32600;
+ * - a batch of more than MCP_BATCH_LIMIT messages, or with one id twice (JSON-RPC gives no way to
+ *   tell their answers apart) → -32600, before any of it runs.
  */
 import { LATEST_PROTOCOL_VERSION, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { INITIALIZE_VERSIONS, PROTOCOL_VERSIONS, STATELESS_VERSION } from '../mcp-versions.ts';
+import { MCP_BATCH_LIMIT } from './limits.ts';
 
 /** An answer in place of the SDK's: HTTP status and JSON-RPC error. */
 export interface Refusal {
@@ -38,6 +41,17 @@ const REVISION_META = 'io.modelcontextprotocol/protocolVersion';
 const claimsRevision = (m: unknown): boolean =>
   isObject(m) && isObject(m.params) && isObject(m.params._meta) && REVISION_META in m.params._meta;
 
+/** The first request id a batch repeats, if any (`1` and `"1"` are different ids). */
+function repeatedId(batch: readonly unknown[]): string | number | undefined {
+  const seen = new Set<unknown>();
+  for (const m of batch) {
+    if (!isObject(m) || typeof m.method !== 'string' || (typeof m.id !== 'string' && typeof m.id !== 'number')) continue;
+    if (seen.has(m.id)) return m.id;
+    seen.add(m.id);
+  }
+  return undefined;
+}
+
 export function checkMessage(body: Buffer, headerVersion: string | undefined): Checked {
   const unknownHeader = headerVersion !== undefined && !PROTOCOL_VERSIONS.includes(headerVersion);
   const unsupported: Checked = { refusal: { status: 400, id: null, code: -32000, message: `Bad Request: Unsupported protocol version: ${headerVersion} (supported versions: ${VERSIONS})` } };
@@ -53,6 +67,13 @@ export function checkMessage(body: Buffer, headerVersion: string | undefined): C
   if (Array.isArray(message)) {
     if (headerVersion !== undefined && headerVersion >= BATCHES_REMOVED) {
       return { refusal: { status: 400, id: null, code: ProtocolErrorCode.InvalidRequest, message: `Invalid Request: JSON-RPC batches are not part of MCP ${headerVersion}; send one message per request.` } };
+    }
+    if (message.length > MCP_BATCH_LIMIT) {
+      return { refusal: { status: 400, id: null, code: ProtocolErrorCode.InvalidRequest, message: `Invalid Request: a batch carries at most ${MCP_BATCH_LIMIT} messages; send the rest in further requests.` } };
+    }
+    const twice = repeatedId(message);
+    if (twice !== undefined) {
+      return { refusal: { status: 400, id: null, code: ProtocolErrorCode.InvalidRequest, message: `Invalid Request: the id ${JSON.stringify(twice)} appears twice in the batch; give each request its own id.` } };
     }
     return { message };
   }

@@ -5,8 +5,9 @@
  * the same windows, headers, scopes, parameter checks and operation code); over the quota → a
  * tool error saying how long to wait and how to raise the quota, and the HTTP answer becomes 429
  * with Retry-After; any other refusal (a parameter, a page that does not exist, a missing scope)
- * → `isError` saying what to do. tools/list, the resource lists and server/discover are not
- * counted: they read nothing of the pages and a host sends them on every connection.
+ * → `isError` saying what to do; an argument the tool does not declare → -32602. tools/list, the
+ * resource lists and server/discover are not counted on that window (a host sends them on every
+ * connection) but on the MCP message window, before the Server sees them (message-quota.ts).
  *
  * The low-level `Server` is used rather than `McpServer` because McpServer answers an unknown tool
  * with an `isError` result (the specification asks for -32602), converts the zod schemas on every
@@ -34,7 +35,7 @@ import { instructions, serverInfo } from './identity.ts';
 import { PROTOCOL_VERSIONS } from '../mcp-versions.ts';
 import { listPages, pageTemplate, readTarget, resourceResult } from './resources.ts';
 import { errorText, toolErrorOf, toolResult } from './results.ts';
-import { toolOf } from './tools.ts';
+import { toolOf, UndeclaredArgument } from './tools.ts';
 
 /** `_meta` key of the rate-limit state on every counted tool result (for hosts; the model gets the text). */
 export const RATELIMIT_META = 'agentes/ratelimit';
@@ -128,6 +129,7 @@ export function createServerFactory(deps: AppDeps, pipeline: Pipeline, l: Links)
       result = toolResult(outcome);
     } catch (err) {
       if (!(err instanceof ApiError) || call.quota === null) throw internal(`tool ${name}`, err);
+      if (err instanceof UndeclaredArgument) throw rpcError(ProtocolErrorCode.InvalidParams, err.message);
       result = toolErrorOf(err, call, l);
     }
 

@@ -24,9 +24,9 @@ export const remainingOf = (q: QuotaState): number => (q.used >= q.limit ? 0 : q
  * draft-ietf-httpapi-ratelimit-headers-10/-11, "RateLimit-Policy Field": an RFC 9651 List whose
  * item is the policy name as an sf-string, with `q` (quota units per window) and `w` (window,
  * seconds) as integer parameters: `"anonimo";q=60;w=60`. Policy names are fixed ASCII tokens
- * (`anonimo`, `identificado`), so quoting needs no escaping.
+ * (`anonimo`, `identificado`, `mcp-anonimo`…), so quoting needs no escaping.
  */
-export function policyField(policy: QuotaPolicy, limit: number, windowSeconds: number): string {
+export function policyField(policy: string, limit: number, windowSeconds: number): string {
   return '"' + policy + '";q=' + limit + ';w=' + windowSeconds;
 }
 
@@ -44,14 +44,15 @@ export function rateLimitField(q: QuotaState): string {
  * - `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`: the legacy trio of
  *   draft-ietf-httpapi-ratelimit-headers-06 §§ 3–5 (integers; Reset in delta seconds), still read
  *   by most client libraries.
- * `policyValue` is the precomputed `policyField` of `q`'s policy.
+ * `name` is the policy's name in the headers (`q.policy`, or another family's, ratelimit.ts) and
+ * `policyValue` its precomputed `policyField`.
  */
-export function pushRateLimitHeaders(headers: HeaderList, q: QuotaState, policyValue: string): void {
+export function pushRateLimitHeaders(headers: HeaderList, q: QuotaState, name: string, policyValue: string): void {
   const remaining = '' + remainingOf(q);
   const reset = '' + q.resetSeconds;
   headers.push(
     'RateLimit-Policy', policyValue,
-    'RateLimit', '"' + q.policy + '";r=' + remaining + ';t=' + reset,
+    'RateLimit', '"' + name + '";r=' + remaining + ';t=' + reset,
     'RateLimit-Limit', '' + q.limit,
     'RateLimit-Remaining', remaining,
     'RateLimit-Reset', reset,

@@ -43,9 +43,24 @@ export interface QuotaStep {
   refusal(q: QuotaState): ApiError | null;
 }
 
-const subjectOf = (policy: QuotaPolicy, id: string): QuotaSubject => ({ policy, id, key: 'rl:' + policy + ':' + id });
-export const anonymousSubject = (ip: string): QuotaSubject => subjectOf('anonimo', ipQuotaKey(ip));
-export const identifiedSubject = (clientId: string): QuotaSubject => subjectOf('identificado', clientId);
+/**
+ * A family of windows per subject: the API's (the contract's quota), or another counted beside
+ * it with keys and header policy names of its own (`mcp-anonimo`) and limits a multiple of the API's.
+ */
+export interface WindowFamily {
+  /** Before the policy in its store keys and in the policy names of its headers ('' for the API's). */
+  prefix: string;
+  /** Its limits, as a multiple of the API's. */
+  factor: number;
+  /** What its 429 says is counted. */
+  unit: string;
+}
+export const API_WINDOWS: WindowFamily = { prefix: '', factor: 1, unit: 'peticiones' };
+
+const subjectOf = (family: WindowFamily, policy: QuotaPolicy, id: string): QuotaSubject =>
+  ({ policy, id, key: 'rl:' + family.prefix + policy + ':' + id });
+export const anonymousSubject = (ip: string, family = API_WINDOWS): QuotaSubject => subjectOf(family, 'anonimo', ipQuotaKey(ip));
+export const identifiedSubject = (clientId: string, family = API_WINDOWS): QuotaSubject => subjectOf(family, 'identificado', clientId);
 
 const wait = (seconds: number) => (seconds === 1 ? '1 segundo' : `${seconds} segundos`);
 const per = (windowSeconds: number) => (windowSeconds === 60 ? 'por minuto' : `cada ${windowSeconds} segundos`);
@@ -59,13 +74,16 @@ export interface QuotaStepDeps {
   metrics?: { quotaRefused(policy: QuotaPolicy): void } | null;
 }
 
-export function createQuotaStep(deps: QuotaStepDeps): QuotaStep {
+export function createQuotaStep(deps: QuotaStepDeps, family = API_WINDOWS): QuotaStep {
   const counter = quotaCounterOf(deps);
-  const { anonymous, identified, windowSeconds } = deps.config.rateLimit;
+  const { windowSeconds } = deps.config.rateLimit;
+  const anonymous = deps.config.rateLimit.anonymous * family.factor;
+  const identified = deps.config.rateLimit.identified * family.factor;
+  const { prefix, unit } = family;
   const siteUrl = deps.config.siteUrl;
-  const limits: Record<QuotaPolicy, { limit: number; policyValue: string }> = {
-    anonimo: { limit: anonymous, policyValue: policyField('anonimo', anonymous, windowSeconds) },
-    identificado: { limit: identified, policyValue: policyField('identificado', identified, windowSeconds) },
+  const limits: Record<QuotaPolicy, { limit: number; name: string; policyValue: string }> = {
+    anonimo: { limit: anonymous, name: prefix + 'anonimo', policyValue: policyField(prefix + 'anonimo', anonymous, windowSeconds) },
+    identificado: { limit: identified, name: prefix + 'identificado', policyValue: policyField(prefix + 'identificado', identified, windowSeconds) },
   };
 
   // A 429 depends only on the policy and the seconds left: each is built once (message, error
@@ -84,18 +102,18 @@ export function createQuotaStep(deps: QuotaStepDeps): QuotaStep {
   const refusal = (q: QuotaState) => {
     const seconds = retryAfterSeconds(q);
     const message = q.policy === 'anonimo'
-      ? `Cuota agotada: ${q.limit} peticiones ${per(q.windowSeconds)} por IP sin token. Espere ${wait(seconds)}. `
-        + `Registrarse es gratis y automático (POST ${siteUrl}${REGISTER_PATH}, véase ${siteUrl}${AUTH_MD_PATH}) y eleva la cuota a ${identified} peticiones ${per(q.windowSeconds)}.`
-      : `Cuota agotada: ${q.limit} peticiones ${per(q.windowSeconds)} para este client_id. Espere ${wait(seconds)}.`;
+      ? `Cuota agotada: ${q.limit} ${unit} ${per(q.windowSeconds)} por IP sin token. Espere ${wait(seconds)}. `
+        + `Registrarse es gratis y automático (POST ${siteUrl}${REGISTER_PATH}, véase ${siteUrl}${AUTH_MD_PATH}) y eleva la cuota a ${identified} ${unit} ${per(q.windowSeconds)}.`
+      : `Cuota agotada: ${q.limit} ${unit} ${per(q.windowSeconds)} para este client_id. Espere ${wait(seconds)}.`;
     const hint = `Reintente dentro de ${wait(seconds)} (cabecera Retry-After).`;
     return new ApiError(429, API_CODES.rateLimited, message, hint, { 'Retry-After': seconds });
   };
 
   return {
     count: (subject, headers) => chain(counter.hit(subject.key, windowSeconds), ({ count, resetSeconds }) => {
-      const { limit, policyValue } = limits[subject.policy];
+      const { limit, name, policyValue } = limits[subject.policy];
       const q: QuotaState = { policy: subject.policy, limit, windowSeconds, used: count, resetSeconds };
-      pushRateLimitHeaders(headers, q, policyValue);
+      pushRateLimitHeaders(headers, q, name, policyValue);
       return q;
     }),
     refusal: (q) => {

@@ -4,7 +4,8 @@ import { parseItem, parseList } from 'structured-headers';
 import type { RawResponse } from './http.ts';
 
 export interface ExpectedQuota {
-  policy: 'anonimo' | 'identificado';
+  /** A policy name of the API's windows, or of another family (`mcp-anonimo`). */
+  policy: string;
   limit: number;
   window?: number;
   /** Exact remaining, when the test knows it. */

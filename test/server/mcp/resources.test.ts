@@ -5,10 +5,11 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CONTINUATION_META, MARKDOWN } from '../../../server/mcp/resources.ts';
+import { CONTINUATION_META, listPages, MARKDOWN } from '../../../server/mcp/resources.ts';
 import { qs, request } from '../../helpers/http.ts';
-import { sharedReadModel } from '../../helpers/read-model.ts';
-import { startTestServer, type TestServer } from '../../helpers/server.ts';
+import { createReadModel, sharedReadModel } from '../../helpers/read-model.ts';
+import { startTestServer, withTestServer, type TestServer } from '../../helpers/server.ts';
+import { waitUntil } from '../../helpers/wait.ts';
 import { connectClient, rpc } from './harness.ts';
 
 async function withClient(fn: (api: TestServer, client: Awaited<ReturnType<typeof connectClient>>['client']) => Promise<void>): Promise<void> {
@@ -68,5 +69,25 @@ test('resources/read errors: -32602 with data {uri} for a page that does not exi
   assert.is((await read(`${api.config.siteUrl}/servicios/fontaneria/?offset=abc`)).code, -32602);
   assert.is((await read(`${api.config.siteUrl}/servicios/fontaneria/?offset=999999`)).code, -32602);
 }));
+
+test('the page list is built once per build, and the next build\'s list is served once it is loaded', async () => {
+  const fixture = await createReadModel({ zonePages: 150 });
+  try {
+    await withTestServer({ fixture, env: { RATE_LIMIT_ANONYMOUS: '1000', READ_MODEL_WATCH: 'on' } }, async (api) => {
+      const model = api.model.current();
+      for (const cursor of [undefined, '100']) assert.is(listPages(model, cursor), listPages(model, cursor), `start ${cursor ?? 0}: the same list`);
+      const titleOf = async (slug: string) => {
+        const { resources } = (await rpc(api, { jsonrpc: '2.0', id: 1, method: 'resources/list' })).json().result as { resources: { name: string; title: string }[] };
+        return resources.find((r) => r.name === slug)?.title;
+      };
+      assert.is(await titleOf('fontaneria'), 'Fontanería');
+      await createReadModel({ dir: fixture.dir, editPages: (pages) => pages.map((p) => (p.slug === 'fontaneria' ? { ...p, title: 'Fontanería urgente' } : p)) });
+      await waitUntil('the new build loaded', () => api.model.current() !== model);
+      assert.is(await titleOf('fontaneria'), 'Fontanería urgente');
+    });
+  } finally {
+    await fixture.remove();
+  }
+});
 
 test.run();

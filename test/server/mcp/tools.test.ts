@@ -91,7 +91,8 @@ function toolTests(gen: Generation): void {  const test = suite<{ api: TestServe
     const read = properties('read_page');
     assert.equal([read.url!.minLength, read.url!.maxLength], [1, 300]);
     assert.equal(properties('get_company_info').section, { ...properties('get_company_info').section, enum: [...COMPANY_SECTIONS], default: 'all' });
-    assert.equal(tools.get('get_quota')!.inputSchema, { type: 'object', properties: {} });
+    assert.equal(tools.get('get_quota')!.inputSchema, { type: 'object', properties: {}, additionalProperties: false });
+    for (const tool of tools.values()) assert.is(tool.inputSchema.additionalProperties, false, `${tool.name}: no argument beyond its own`);
   });
 
   test('output schemas: the contract resources with their required fields', async ({ tools }) => {
@@ -206,6 +207,27 @@ function toolTests(gen: Generation): void {  const test = suite<{ api: TestServe
       assert.match(String(err), 'Herramienta desconocida: book_service. Herramientas disponibles: search_pages, read_page, get_company_info, get_quota.');
       assert.not.match(String(err), /MCP error -32602: MCP error/);
     }
+  });
+
+  test('an argument the tool does not declare → JSON-RPC error -32602 naming it, counted like any call', async (ctx) => {
+    for (const [name, args, extra, declared] of [
+      ['get_company_info', { section: 'contact', seccion: 'contact' }, 'seccion', 'admite: section'],
+      ['search_pages', { query: 'fontanero', ciudad: 'madrid' }, 'ciudad', 'admite: query, city, limit, cursor'],
+      ['read_page', { url: 'fontaneria', page: 2 }, 'page', 'admite: url, offset'],
+    ] as const) {
+      const before = Number(ctx.mcp.captured.lastMcp().headers.get('ratelimit-remaining') ?? NaN);
+      try {
+        await ctx.mcp.client.callTool({ name, arguments: args, _meta: { progressToken: 'p' } });
+        assert.unreachable(`${name}: an undeclared argument must fail`);
+      } catch (err) {
+        assert.is((err as { code?: number }).code, -32602, String(err));
+        assert.match(String(err), `Parámetro no válido: ${extra}. ${name} no lo admite; ${declared}.`);
+      }
+      const after = Number(ctx.mcp.captured.lastMcp().headers.get('ratelimit-remaining'));
+      if (!Number.isNaN(before)) assert.ok(after < before, `${name}: counted (${before} → ${after})`);
+    }
+    // `_meta` is the request's, not an argument: a call with it and only declared arguments runs.
+    await ok(ctx, 'get_company_info', { section: 'contact' });
   });
 
   test('every counted result carries the rate-limit state in _meta', async (ctx) => {

@@ -25,7 +25,7 @@ test('remaining never goes below 0; Retry-After is at least t', () => {
 
 test('pushRateLimitHeaders adds the five headers to the list, after what it holds', () => {
   const list = ['API-Version', '1'];
-  pushRateLimitHeaders(list, q(3, 10), policyField('anonimo', 60, 60));
+  pushRateLimitHeaders(list, q(3, 10), 'anonimo', policyField('anonimo', 60, 60));
   assert.equal(list, [
     'API-Version', '1',
     'RateLimit-Policy', '"anonimo";q=60;w=60',
