@@ -27,7 +27,7 @@ export const NODE_BUNDLE: BuildOptions = {
   bundle: true,
   platform: 'node',
   format: 'esm',
-  target: 'node20',
+  target: 'node22',
   // Dependencies load from node_modules as they do under tsx (same versions, same files).
   packages: 'external',
 };

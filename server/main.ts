@@ -19,7 +19,6 @@ import { OPERATIONS } from './operations/index.ts';
 import type { Operation } from './operations/operation.ts';
 import { API_BASE } from './paths.ts';
 import { endOfTurn } from './end-of-turn.ts';
-import { pinTickShape } from './pin-tick-shape.ts';
 import { oauthRoutes } from './routes/oauth/index.ts';
 import { identityRoute } from './routes/identity.ts';
 import { discoveryRoutes } from './routes/discovery.ts';
@@ -70,7 +69,6 @@ export const TIMEOUTS = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_0
 const DRAIN_SWEEP_MS = 50;
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
-  pinTickShape();
   const log = options.log ?? createLogger(config.logLevel);
   const clock = options.clock ?? Date.now;
   const operations = options.operations ?? OPERATIONS;

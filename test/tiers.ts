@@ -18,7 +18,7 @@ const RULES: readonly [RegExp, Tier][] = [
   [/^test\/build-scripts\/(deterministic|files|pipeline-units|slices)\.test\.ts$/, 'unit'],
   [/^test\/build-scripts\/(lexicon|markdown)\//, 'unit'],
   [/^test\/server\/auth\/(client-auth|clients|secrets|tokens)\.test\.ts$/, 'unit'],
-  [/^test\/server\/(compression|end-of-turn|memo|pin-tick-shape)\.test\.ts$/, 'unit'],
+  [/^test\/server\/(compression|end-of-turn|memo)\.test\.ts$/, 'unit'],
   [/^test\/server\/discovery\/(llms-budget|openapi)\.test\.ts$/, 'unit'],
   [/^test\/server\/http\/(accept|body)\.test\.ts$/, 'unit'],
   [/^test\/server\/mcp\/exchange-transport\.test\.ts$/, 'unit'],
