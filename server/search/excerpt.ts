@@ -90,5 +90,11 @@ export function buildExcerpt(page: Words, matches: ReadonlyArray<readonly number
   let text = count === 0 ? '' : page.text.slice(page.starts[start]!, page.starts[end]! + lengthOf(page, end));
   // A single word longer than the budget (a long address) is cut, not allowed to overflow.
   if (text.length > budget) text = text.slice(0, budget - ELLIPSIS.length).trimEnd() + ELLIPSIS;
-  return (start > 0 ? ELLIPSIS + ' ' : '') + text + (end + 1 < count ? ' ' + ELLIPSIS : '');
+  return detached((start > 0 ? ELLIPSIS + ' ' : '') + text + (end + 1 < count ? ' ' + ELLIPSIS : ''));
 }
+
+/**
+ * A copy of `s` that does not keep the page text it was cut from alive: V8 keeps a cut as a view
+ * of its source, and results are cached with their excerpts, each weighed by its own length.
+ */
+const detached = (s: string): string => Buffer.from(s, 'utf8').toString('utf8');

@@ -3,7 +3,7 @@
  * compressed variants, and prints what the process holds before and after (after full GCs, so
  * it needs --expose-gc), and what the cache says it weighs, as one JSON line:
  *
- *   node --expose-gc --import tsx test/helpers/cache-memory.ts <pages|pages-http|search> <bound MB> <count>
+ *   node --expose-gc --import tsx test/helpers/cache-memory.ts <pages|pages-http|search|excerpts> <bound MB> <count>
  *
  * - pages: the read model's hot set (page-store.ts) over the fixture's long guide: `count`
  *   distinct read_page offsets, each asked for with gzip and with br, the later half with
@@ -13,6 +13,7 @@
  * - search: the search engine's ranked lists (engine.ts) behind a real HTTP server answering
  *   with respond.ts's `sendSerialized`: `count` distinct queries, each under three limits and
  *   three encodings.
+ * - excerpts: `count` search excerpts kept, each cut from a distinct page text of about 1 MB.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -30,6 +31,7 @@ import type { Representation } from '../../server/read-model/types.ts';
 import { PAGE_INDEX_FILE, PAGE_PACK_FILE } from '../../server/schemas/read-model.ts';
 import { CITY_SLUGS } from '../../server/schemas/cities.ts';
 import { SearchPagesParams } from '../../server/schemas/params.ts';
+import { buildExcerpt, splitWords } from '../../server/search/excerpt.ts';
 import { openSearch } from '../../server/search/index.ts';
 import { words } from '../../server/search/text.ts';
 import { buildFixtureIndex, FIXTURE_CURSOR_KEY, pageInfo } from '../server/search/fixtures.ts';
@@ -48,7 +50,7 @@ export interface CacheMemoryReport {
 }
 
 /** The report of a drive run in a child process (the test process has no `gc`). */
-export async function driveInChild(mode: 'pages' | 'search', boundMb: number, count: number): Promise<CacheMemoryReport> {
+export async function driveInChild(mode: 'pages' | 'search' | 'excerpts', boundMb: number, count: number): Promise<CacheMemoryReport> {
   const args = ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), mode, String(boundMb), String(count)];
   const { stdout } = await promisify(execFile)(process.execPath, args, { maxBuffer: 1 << 20 });
   return JSON.parse(stdout) as CacheMemoryReport;
@@ -124,6 +126,18 @@ async function drivePagesHttp(bound: number, count: number): Promise<CacheMemory
   }
 }
 
+/** `count` excerpts of distinct texts of about 1 MB each, kept (the bound is not used). */
+async function driveExcerpts(bound: number, count: number): Promise<CacheMemoryReport> {
+  const kept: string[] = [];
+  const before = settled();
+  for (let i = 0; i < count; i++) {
+    const text = Array.from({ length: 100_000 }, (_, k) => `palabra${(k * 7 + i) % 1000}`).join(' ');
+    kept.push(buildExcerpt(splitWords(text), [[50_000 + i]]));
+  }
+  const after = settled();
+  return { before, after, weight: kept.reduce((n, e) => n + 2 * e.length, 0), bound, entries: kept.length };
+}
+
 async function driveSearch(bound: number, count: number): Promise<CacheMemoryReport> {
   const built = await buildFixtureIndex();
   const engine = await openSearch(built.dir, pageInfo(built.pages), FIXTURE_CURSOR_KEY, { textCacheBytes: 1 << 20, warmMaxPages: 0, cacheBytes: bound });
@@ -171,8 +185,9 @@ async function driveSearch(bound: number, count: number): Promise<CacheMemoryRep
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [mode, mb, count] = process.argv.slice(2);
-  const drive = mode === 'pages' ? drivePages : mode === 'pages-http' ? drivePagesHttp : mode === 'search' ? driveSearch : null;
-  if (drive === null) throw new Error('mode: pages or search');
+  const drives: Record<string, typeof drivePages> = { pages: drivePages, 'pages-http': drivePagesHttp, search: driveSearch, excerpts: driveExcerpts };
+  const drive = drives[mode!];
+  if (drive === undefined) throw new Error(`mode: one of ${Object.keys(drives).join(', ')}`);
   const report = await drive(Number(mb) * 2 ** 20, Number(count));
   process.stdout.write(JSON.stringify(report) + '\n');
   process.exit(0);
