@@ -3,7 +3,7 @@
  * compressed variants, and prints what the process holds before and after (after full GCs, so
  * it needs --expose-gc), and what the cache says it weighs, as one JSON line:
  *
- *   node --expose-gc --import tsx test/helpers/cache-memory.ts <pages|pages-http|search|excerpts> <bound MB> <count>
+ *   node --expose-gc --import tsx test/helpers/cache-memory.ts <pages|pages-http|search|excerpts|memo> <bound MB> <count>
  *
  * - pages: the read model's hot set (page-store.ts) over the fixture's long guide: `count`
  *   distinct read_page offsets, each asked for with gzip and with br, the later half with
@@ -14,6 +14,8 @@
  *   with respond.ts's `sendSerialized`: `count` distinct queries, each under three limits and
  *   three encodings.
  * - excerpts: `count` search excerpts kept, each cut from a distinct page text of about 1 MB.
+ * - memo: memo.ts's `memoize` bounded at `count` entries, given twice as many keys, each an
+ *   address cut from a distinct header-sized string.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
@@ -23,6 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { sendSerialized } from '../../server/http/respond.ts';
+import { memoize } from '../../server/memo.ts';
 import { PageIndex } from '../../server/read-model/page-index.ts';
 import { isPartStart } from '../../server/read-model/parts.ts';
 import { createPageStore } from '../../server/read-model/page-store.ts';
@@ -50,7 +53,7 @@ export interface CacheMemoryReport {
 }
 
 /** The report of a drive run in a child process (the test process has no `gc`). */
-export async function driveInChild(mode: 'pages' | 'search' | 'excerpts', boundMb: number, count: number): Promise<CacheMemoryReport> {
+export async function driveInChild(mode: 'pages' | 'search' | 'excerpts' | 'memo', boundMb: number, count: number): Promise<CacheMemoryReport> {
   const args = ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), mode, String(boundMb), String(count)];
   const { stdout } = await promisify(execFile)(process.execPath, args, { maxBuffer: 1 << 20 });
   return JSON.parse(stdout) as CacheMemoryReport;
@@ -138,6 +141,19 @@ async function driveExcerpts(bound: number, count: number): Promise<CacheMemoryR
   return { before, after, weight: kept.reduce((n, e) => n + 2 * e.length, 0), bound, entries: kept.length };
 }
 
+/** A memoized function past its bound (`count` entries) with keys cut from distinct 16 KB strings (a header's size). */
+async function driveMemo(bound: number, count: number): Promise<CacheMemoryReport> {
+  const fn = memoize((key) => ({ subject: `ip:${key}` }), count);
+  const before = settled();
+  for (let i = 0; i < 2 * count; i++) {
+    const header = `${'x'.repeat(16 * 1024)}, 2001:db8:${(i >> 16).toString(16)}:${(i & 0xffff).toString(16)}::1`;
+    fn(header.split(', ')[1]!);
+  }
+  const after = settled();
+  // Used after the reading, so the memo is alive when it is taken.
+  return { before, after, weight: fn('::1') === fn('::1') ? count : 0, bound, entries: 2 * count };
+}
+
 async function driveSearch(bound: number, count: number): Promise<CacheMemoryReport> {
   const built = await buildFixtureIndex();
   const engine = await openSearch(built.dir, pageInfo(built.pages), FIXTURE_CURSOR_KEY, { textCacheBytes: 1 << 20, warmMaxPages: 0, cacheBytes: bound });
@@ -185,7 +201,7 @@ async function driveSearch(bound: number, count: number): Promise<CacheMemoryRep
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [mode, mb, count] = process.argv.slice(2);
-  const drives: Record<string, typeof drivePages> = { pages: drivePages, 'pages-http': drivePagesHttp, search: driveSearch, excerpts: driveExcerpts };
+  const drives: Record<string, typeof drivePages> = { pages: drivePages, 'pages-http': drivePagesHttp, search: driveSearch, excerpts: driveExcerpts, memo: driveMemo };
   const drive = drives[mode!];
   if (drive === undefined) throw new Error(`mode: one of ${Object.keys(drives).join(', ')}`);
   const report = await drive(Number(mb) * 2 ** 20, Number(count));
