@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Representation, Variant } from './read-model/types.ts';
 import { createLimiter } from './read-model/file-pressure.ts';
+import { ownBytes } from './own-bytes.ts';
 
 /** Below this, compression saves less than a TCP segment and costs a round of CPU. */
 export const COMPRESS_MIN_BYTES = 1024;
@@ -55,12 +56,17 @@ export const variantEtag = (etag: string, enc: Encoding): string => etag.slice(0
 const storedBrotli = (body: Buffer) => brotliOptions(9, body.length);
 const STORED_GZIP: zlib.ZlibOptions = { level: 9 };
 
-/** An encoding `out` of `body` as kept: only when it is smaller. */
+/**
+ * An encoding `out` of `body` as kept: only when it is smaller, and copied out of zlib's output
+ * chunk (ownBytes), so what caches weigh by length is what they hold. Every representation's
+ * bodies are kept so, the identity body too.
+ */
 const variantOf = (body: Buffer, out: Buffer, etag: string, enc: Encoding): Variant | null =>
-  (out.length < body.length ? { body: out, etag: variantEtag(etag, enc) } : null);
+  (out.length < body.length ? { body: ownBytes(out), etag: variantEtag(etag, enc) } : null);
 
 /** Serialized body → representation with its ETags and, from 1 KB, both stored encodings, made in the threadpool. */
 export async function makeRepresentation(body: Buffer, etag = strongEtag(body)): Promise<Representation> {
+  body = ownBytes(body);
   if (body.length < COMPRESS_MIN_BYTES) return { body, etag, gzip: null, br: null, encode: null };
   const [br, gz] = await bounded(() => Promise.all([brotli(body, storedBrotli(body)), gzip(body, STORED_GZIP)]));
   return { body, etag, gzip: variantOf(body, gz, etag, 'gzip'), br: variantOf(body, br, etag, 'br'), encode: null };
@@ -84,6 +90,7 @@ function storedVariant(body: Buffer, etag: string, enc: Encoding): Variant | nul
  * (`encode`) and then kept; `encoded` is told after each (the hot set weighs it again).
  */
 export function makeLazyRepresentation(body: Buffer, etag = strongEtag(body), encoded?: (rep: Representation) => void): Representation {
+  body = ownBytes(body);
   if (body.length < COMPRESS_MIN_BYTES) return { body, etag, gzip: null, br: null, encode: null };
   const rep: Representation = {
     body,
@@ -100,15 +107,24 @@ export function makeLazyRepresentation(body: Buffer, etag = strongEtag(body), en
   return rep;
 }
 
-/** A per-request body (search results): same shape, compressed synchronously with fast settings. */
+/**
+ * A per-request body (search results): same shape, compressed synchronously with fast settings.
+ * Kept as long as the response it serializes (respond.ts), so its bytes are owned too.
+ */
 export function makeDynamicRepresentation(body: Buffer, encoding: Encoding | null): Representation {
+  body = ownBytes(body);
   const etag = strongEtag(body);
   if (encoding === null || body.length < COMPRESS_MIN_BYTES) return { body, etag, gzip: null, br: null, encode: null };
   if (encoding === 'br') {
-    return { body, etag, gzip: null, br: { body: zlib.brotliCompressSync(body, brotliOptions(5, body.length)), etag: variantEtag(etag, 'br') }, encode: null };
+    return { body, etag, gzip: null, br: { body: ownBytes(zlib.brotliCompressSync(body, brotliOptions(5, body.length))), etag: variantEtag(etag, 'br') }, encode: null };
   }
-  return { body, etag, gzip: { body: zlib.gzipSync(body, { level: 6 }), etag: variantEtag(etag, 'gzip') }, br: null, encode: null };
+  return { body, etag, gzip: { body: ownBytes(zlib.gzipSync(body, { level: 6 })), etag: variantEtag(etag, 'gzip') }, br: null, encode: null };
 }
+
+/** Bytes a representation holds: its bodies, and a little for its objects and ETags. */
+export const representationBytes = (r: Representation): number =>
+  REPRESENTATION_BYTES + r.body.length + (r.gzip?.body.length ?? 0) + (r.br?.body.length ?? 0);
+const REPRESENTATION_BYTES = 256;
 
 let lastHeader: string | undefined;
 let lastChoice: Encoding | null = null;

@@ -7,6 +7,7 @@ import { API_CODES, ApiError, errorOf } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import type { HeaderList } from './header-list.ts';
 import { sendJson } from './json.ts';
+import { ownBytes } from '../own-bytes.ts';
 
 const GENERIC_500 = JSON.stringify({
   code: API_CODES.internal,
@@ -14,7 +15,10 @@ const GENERIC_500 = JSON.stringify({
   data: { status: 500, hint: 'Inténtelo de nuevo más tarde.' },
 });
 
-/** Bodies of ApiErrors thrown more than once (the 429 of a quota window is one shared error). */
+/**
+ * Bodies of ApiErrors thrown more than once (the 429 of a quota window is one shared error), each
+ * owning its bytes: a view into Buffer's pool would keep the whole pool alive with it.
+ */
 const errorBodies = new WeakMap<ApiError, Buffer>();
 
 /** The error body of `err` (kept per error object). */
@@ -23,7 +27,7 @@ export function errorBody(err: ApiError): Buffer {
   if (body === undefined) {
     const data: { status: number; hint?: string } = { status: err.status };
     if (err.hint !== undefined) data.hint = err.hint;
-    body = Buffer.from(JSON.stringify({ code: err.code, message: err.message, data }));
+    body = ownBytes(Buffer.from(JSON.stringify({ code: err.code, message: err.message, data })));
     errorBodies.set(err, body);
   }
   return body;

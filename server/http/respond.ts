@@ -8,7 +8,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { JSON_CONTENT_TYPE } from './json.ts';
 import type { Representation } from '../read-model/types.ts';
-import { makeDynamicRepresentation, negotiateEncoding, type Encoding } from '../compression.ts';
+import { makeDynamicRepresentation, negotiateEncoding, representationBytes, type Encoding } from '../compression.ts';
+import { keptWith } from '../kept-with.ts';
+import { ownBytes } from '../own-bytes.ts';
 import { ifNoneMatchHits } from './conditional.ts';
 import type { HeaderList } from './header-list.ts';
 
@@ -39,22 +41,28 @@ export function sendRepresentation(
 
 /** Serialized bodies of shared response objects, per encoding, kept as long as the object lives. */
 const serialized = new WeakMap<object, { body: Buffer; reps: Map<Encoding | null, Representation> }>();
+/** Heap bytes of a serialized entry besides its bodies. */
+const SERIALIZED_BYTES = 128;
 
 /**
  * A per-request value that its producer hands out again, frozen, for the same request (search
- * results: see SearchEngine.search): serialized, hashed and compressed on first use only.
+ * results: see SearchEngine.search): serialized, hashed and compressed on first use only. The
+ * bytes kept with it are told to the cache that holds it (kept-with.ts).
  */
 export function sendSerialized(req: IncomingMessage, res: ServerResponse, value: object, cacheControl: string, headers: HeaderList = []): void {
   let entry = serialized.get(value);
   if (entry === undefined) {
-    entry = { body: Buffer.from(JSON.stringify(value)), reps: new Map() };
+    entry = { body: ownBytes(Buffer.from(JSON.stringify(value))), reps: new Map() };
     serialized.set(value, entry);
+    keptWith(value, SERIALIZED_BYTES + entry.body.length);
   }
   const enc = negotiateEncoding(req.headers['accept-encoding']);
   let rep = entry.reps.get(enc);
   if (rep === undefined) {
     rep = makeDynamicRepresentation(entry.body, enc);
     entry.reps.set(enc, rep);
+    // Its identity body is the entry's, already told.
+    keptWith(value, representationBytes(rep) - rep.body.length);
   }
   sendRepresentation(req, res, rep, cacheControl, JSON_CONTENT_TYPE, headers);
 }

@@ -20,7 +20,7 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import { chain, type Maybe } from '../chain.ts';
-import { INLINE_ENCODE_MAX_BYTES, makeLazyRepresentation, makeRepresentation } from '../compression.ts';
+import { INLINE_ENCODE_MAX_BYTES, makeLazyRepresentation, makeRepresentation, representationBytes } from '../compression.ts';
 import type { Page } from '../schemas/resources.ts';
 import { Lru } from '../search/lru.ts';
 import { pageHash } from './page-hash.ts';
@@ -52,7 +52,6 @@ export interface PageStore {
 
 const INLINE_READ_MAX_BYTES = 64 * 1024;
 
-const repBytes = (r: Representation) => r.body.length + (r.gzip?.body.length ?? 0) + (r.br?.body.length ?? 0);
 /** Strings count two bytes a character (V8 keeps accented text so), sections a little each. */
 const textBytes = (t: PageText) => 2 * t.markdown.length + 64 * t.sections.length;
 
@@ -98,7 +97,7 @@ export function createPageStore(options: PageStoreOptions): PageStore {
   const representation = (key: string, body: Buffer, etag?: string): Maybe<Representation> => {
     if (body.length > INLINE_ENCODE_MAX_BYTES) return makeRepresentation(body, etag);
     // Weighed again with each encoding made, if it is still the one held.
-    return makeLazyRepresentation(body, etag, (rep) => { if (hot.get(key) === rep) hot.set(key, rep, repBytes(rep)); });
+    return makeLazyRepresentation(body, etag, (rep) => hot.reweigh(key, rep, representationBytes(rep)));
   };
 
   const name = (page: LoadedPage) => `read model pages.pack at ${page.offset}`;
@@ -139,11 +138,11 @@ export function createPageStore(options: PageStoreOptions): PageStore {
     textOf,
     partOf: (page, offset) => {
       const key = offset === 0 ? page.path : `p${offset} ${page.path}`;
-      return through(key, () => chain(textOf(page), (text) => representation(key, pageBody(page, text, offset, options.maxChars))), repBytes);
+      return through(key, () => chain(textOf(page), (text) => representation(key, pageBody(page, text, offset, options.maxChars))), representationBytes);
     },
     markdownOf: (page) => {
       const key = 'm' + page.path;
-      return through(key, () => chain(textOf(page), (text) => representation(key, markdownBody(text.markdown), markdownEtag(page))), repBytes);
+      return through(key, () => chain(textOf(page), (text) => representation(key, markdownBody(text.markdown), markdownEtag(page))), representationBytes);
     },
     get cachedBytes() { return hot.weight; },
     close: () => options.pack.close(),

@@ -36,6 +36,7 @@ import { CursorCodec, MAX_OFFSET } from './cursor.ts';
 import { buildExcerpt } from './excerpt.ts';
 import { Lru } from './lru.ts';
 import { memoize } from '../memo.ts';
+import { holdWith } from '../kept-with.ts';
 import { advance, Marks } from './page-sets.ts';
 import { openPostingsSearch } from './postings-search.ts';
 import type { TermSearch } from './term-search.ts';
@@ -57,6 +58,8 @@ import { Vocabulary } from './vocabulary.ts';
 export interface SearchMemory {
   /** Split page texts kept (bytes). */
   textCacheBytes: number;
+  /** Ranked lists kept, with their results and responses (bytes; default CACHE_BYTES). */
+  cacheBytes?: number;
   /** Sites up to this many pages fill the word cache at open. */
   warmMaxPages: number;
   /** Pages put in order when a query is first ranked (RANKED_FIRST). */
@@ -77,14 +80,19 @@ export const WORD_CACHE_ENTRIES = 600;
 /**
  * Byte bounds of the two caches: on a large site a common word matches tens of thousands of
  * pages, so a bound on entries alone is no bound on memory. Their entries are typed arrays,
- * weighed by their bytes; the sample site's stay far below them, so there the entry counts bind.
+ * weighed by their bytes; a ranked list also by the results, responses and serialized bodies
+ * kept with it as they are made.
  */
 export const CACHE_BYTES = 32 * 2 ** 20;
 export const WORD_CACHE_BYTES = 48 * 2 ** 20;
 /** Split page texts kept for cutting excerpts (text-pack.ts): one is read again in tens of microseconds. */
 export const TEXT_CACHE_BYTES = 8 * 2 ** 20;
-/** Heap bytes of an entry besides its columns (objects, maps, a few responses). */
+/** Heap bytes of an entry besides its columns and what is kept with it (objects, maps). */
 const ENTRY_BYTES = 2048;
+/** Heap bytes of a result besides its excerpt (its title, URL and city are the page's own). */
+const RESULT_BYTES = 160;
+/** Heap bytes of a response besides its results' (object, array, cursor). */
+const RESPONSE_BYTES = 256;
 /** Sites up to this many pages fill the word cache at open (WARM_CACHE_WORDS). */
 export const WARM_MAX_PAGES = 2_000;
 const DEFAULT_MEMORY: SearchMemory = { textCacheBytes: TEXT_CACHE_BYTES, warmMaxPages: WARM_MAX_PAGES };
@@ -194,6 +202,8 @@ interface Entry {
   shown: Uint8Array;
   /** Results made so far, by rank. */
   results: Map<number, SearchResult>;
+  /** Bytes of the results and responses kept, and of what is kept with them (kept-with.ts). */
+  held: number;
   /**
    * Responses already given for this list, by offset and limit: a repeated request gets the same
    * frozen object back, so the HTTP layer can keep its serialized (and compressed) body with it.
@@ -238,7 +248,8 @@ const weigh = (bytes: number, bound: number, entries: number) => Math.max(bytes,
 
 const hitsWeight = (hits: WordHits) => weigh(ENTRY_BYTES + 9 * hits.count + 4 * hits.topical.length, WORD_CACHE_BYTES, WORD_CACHE_ENTRIES);
 
-const entryWeight = (e: Entry) => weigh(ENTRY_BYTES + e.docs.byteLength + e.shown.byteLength, CACHE_BYTES, CACHE_ENTRIES);
+const resultBytes = (r: SearchResult) => RESULT_BYTES + 2 * r.excerpt.length;
+const responseBytes = (r: SearchResponse) => RESPONSE_BYTES + 8 * r.results.length + 2 * (r.next_cursor?.length ?? 0);
 
 /** The pages a ranking may return and how the postings number them. */
 interface Pages {
@@ -253,7 +264,8 @@ interface Pages {
 }
 
 export class SearchEngine {
-  private readonly cache = new Lru<string, Entry>(CACHE_BYTES);
+  private readonly cache: Lru<string, Entry>;
+  private readonly cacheBytes: number;
   private readonly wordCache = new Lru<string, WordHits>(WORD_CACHE_BYTES);
   private readonly maker: WordHitsMaker;
   /** Pages each term (its alternatives' word families) matches on the site: the same terms recur in many queries. */
@@ -280,8 +292,12 @@ export class SearchEngine {
       warmTerms?: readonly string[];
       rankedFirst?: number;
       kept?: WordAnswers;
+      /** The bound of the ranked lists (CACHE_BYTES). */
+      cacheBytes?: number;
     } = {},
   ) {
+    this.cacheBytes = options.cacheBytes ?? CACHE_BYTES;
+    this.cache = new Lru(this.cacheBytes);
     this.matched = new MatchedPool(pages.docs.length);
     this.marks = new Marks(pages.docs.length);
     this.candidateMarks = new Marks(pages.docs.length);
@@ -296,9 +312,9 @@ export class SearchEngine {
     return this.pages.size;
   }
 
-  /** What the engine holds now of what grows with use: cached text bytes. */
-  get held(): { textBytes: number } {
-    return { textBytes: this.data.texts.cachedBytes };
+  /** What the engine holds now of what grows with use: cached text bytes, ranked lists' bytes. */
+  get held(): { textBytes: number; cacheBytes: number } {
+    return { textBytes: this.data.texts.cachedBytes, cacheBytes: this.cache.weight };
   }
 
   /**
@@ -319,9 +335,20 @@ export class SearchEngine {
     let entry = this.cache.get(scope);
     if (entry === undefined || (end > entry.docs.length && entry.docs.length < entry.total)) {
       entry = this.rank(scope, normalized, input.city, end <= this.rankedFirst ? this.rankedFirst : MAX_OFFSET);
-      this.cache.set(scope, entry, entryWeight(entry));
+      this.cache.set(scope, entry, this.entryWeight(entry));
     }
     return this.respond(entry, scope, offset, input.limit);
+  }
+
+  /** A ranked list's weight: its columns and everything kept with it so far. */
+  private entryWeight(e: Entry): number {
+    return weigh(ENTRY_BYTES + e.docs.byteLength + e.shown.byteLength + e.held, this.cacheBytes, CACHE_ENTRIES);
+  }
+
+  /** `bytes` more kept with `entry`: weighed again while the cache holds it. */
+  private grew(entry: Entry, bytes: number): void {
+    entry.held += bytes;
+    this.cache.reweigh(entry.scope, entry, this.entryWeight(entry));
   }
 
   /** One page of an entry's ranking, from `offset`: built and frozen once per (offset, limit). */
@@ -332,6 +359,7 @@ export class SearchEngine {
     if (known !== undefined) return known;
     const end = Math.min(offset + limit, entry.total);
     const results: SearchResult[] = [];
+    const before = entry.held;
     for (let i = offset; i < end; i++) results.push(this.result(entry, i));
     const response: SearchResponse = Object.freeze({
       total: results.length,
@@ -339,7 +367,13 @@ export class SearchEngine {
       next_cursor: end < entry.total ? this.cursors.encode(end, scope) : null,
     });
     entry.responses ??= new Map();
-    if (entry.responses.size < RESPONSES_PER_ENTRY) entry.responses.set(key, response);
+    if (entry.responses.size < RESPONSES_PER_ENTRY) {
+      entry.responses.set(key, response);
+      entry.held += responseBytes(response);
+      // Its serialized and compressed bodies (respond.ts) live as long as it does.
+      holdWith(response, (bytes) => this.grew(entry, bytes));
+    }
+    if (entry.held !== before) this.grew(entry, 0);
     return response;
   }
 
@@ -394,7 +428,7 @@ export class SearchEngine {
         const column = m.shown;
         for (let i = 0, at = k; i < docs.length; i++, at += all.length) shown[at] = column[docs[i]!]!;
       });
-      return { scope, docs, total: Math.min(ranked.total, MAX_OFFSET), terms: [...analysis.terms, ...analysis.soft], shown, results: new Map() };
+      return { scope, docs, total: Math.min(ranked.total, MAX_OFFSET), terms: [...analysis.terms, ...analysis.soft], shown, results: new Map(), held: 0 };
     } finally {
       for (const m of [...terms, ...soft]) this.matched.give(m);
     }
@@ -598,6 +632,7 @@ export class SearchEngine {
     });
     r = Object.freeze({ title: doc.title, url: doc.url, city: doc.city, excerpt: buildExcerpt(this.data.texts.words(d), places) });
     entry.results.set(i, r);
+    entry.held += resultBytes(r);
     return r;
   }
 }
@@ -663,6 +698,7 @@ export async function openSearch(searchDir: string, pages: PageInfos, cursorKey:
     warmTerms: pages.size <= memory.warmMaxPages ? warmTermsOf(pages, vocabulary, lexicon.filler, WARM_CACHE_WORDS) : [],
     rankedFirst: memory.rankedFirst,
     kept,
+    cacheBytes: memory.cacheBytes,
   });
   try {
     engine.warm();

@@ -6,6 +6,7 @@
  * often a list of links repeating the word), cut at word boundaries to at most EXCERPT_MAX
  * characters, with "…" where the page text goes on.
  */
+import { ownString } from '../own-string.ts';
 
 export const EXCERPT_MIN = 160;
 export const EXCERPT_MAX = 240;
@@ -87,8 +88,9 @@ export function buildExcerpt(page: Words, matches: ReadonlyArray<readonly number
     start--;
     length += 1 + lengthOf(page, start);
   }
+  // Copied out at the end (ownString): results are cached with their excerpts, weighed by their length.
   let text = count === 0 ? '' : page.text.slice(page.starts[start]!, page.starts[end]! + lengthOf(page, end));
   // A single word longer than the budget (a long address) is cut, not allowed to overflow.
   if (text.length > budget) text = text.slice(0, budget - ELLIPSIS.length).trimEnd() + ELLIPSIS;
-  return (start > 0 ? ELLIPSIS + ' ' : '') + text + (end + 1 < count ? ' ' + ELLIPSIS : '');
+  return ownString((start > 0 ? ELLIPSIS + ' ' : '') + text + (end + 1 < count ? ' ' + ELLIPSIS : ''));
 }

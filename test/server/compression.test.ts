@@ -1,7 +1,8 @@
 import zlib from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { COMPRESS_MIN_BYTES, makeDynamicRepresentation, makeRepresentation, negotiateEncoding, strongEtag } from '../../server/compression.ts';
+import { COMPRESS_MIN_BYTES, makeDynamicRepresentation, makeLazyRepresentation, makeRepresentation, negotiateEncoding, strongEtag } from '../../server/compression.ts';
+import type { Representation } from '../../server/read-model/types.ts';
 import { ifNoneMatchHits } from '../../server/http/conditional.ts';
 
 test('Accept-Encoding negotiation honours q-values, refusals and *', () => {
@@ -36,6 +37,25 @@ test('large bodies get precompressed variants with their own strong ETags; small
   const dyn = makeDynamicRepresentation(big, 'gzip');
   assert.equal(zlib.gunzipSync(dyn.gzip!.body), big);
   assert.is(dyn.br, null);
+});
+
+test('every body a representation keeps owns exactly its bytes (no view into a larger chunk or pool)', async () => {
+  // Small enough for Buffer.from's pool; compressed output lands in zlib's output chunk.
+  const body = () => Buffer.from(JSON.stringify({ markdown: `Fontanería en Madrid ${Math.random()}. `.repeat(60) }));
+  const owns = (buf: Buffer, what: string) =>
+    assert.ok(buf.byteOffset === 0 && buf.buffer.byteLength === buf.length, `${what}: ${buf.length} bytes in an ArrayBuffer of ${buf.buffer.byteLength}`);
+  const all = (rep: Representation, what: string) => {
+    owns(rep.body, `${what} identity`);
+    for (const enc of ['gzip', 'br'] as const) if (rep[enc]) owns(rep[enc].body, `${what} ${enc}`);
+  };
+  all(await makeRepresentation(body()), 'stored');
+  all(await makeRepresentation(Buffer.from('{"a":1}')), 'small');
+  const lazy = makeLazyRepresentation(body());
+  lazy.encode!('gzip');
+  lazy.encode!('br');
+  assert.ok(lazy.gzip && lazy.br, 'both made');
+  all(lazy, 'lazy');
+  for (const enc of ['gzip', 'br', null] as const) all(makeDynamicRepresentation(body(), enc), `per request, ${enc}`);
 });
 
 test('If-None-Match: one tag, lists, weak prefix, *, any encoding of the same body', async () => {

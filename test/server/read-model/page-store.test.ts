@@ -16,6 +16,7 @@ import type { LoadedPage, Representation } from '../../../server/read-model/type
 import { request, type RawResponse } from '../../helpers/http.ts';
 import { sharedReadModel, type ReadModelFixture } from '../../helpers/read-model.ts';
 import { startTestServer } from '../../helpers/server.ts';
+import { bufferGrowth, driveInChild } from '../../helpers/cache-memory.ts';
 
 /** The fixture's pages as a server holds them: entries of its page index. */
 async function indexOf(fixture: ReadModelFixture): Promise<(slug: string) => LoadedPage> {
@@ -142,6 +143,16 @@ test('a server that keeps nothing hot answers byte for byte what a hot one answe
     await hot.close();
     await cold.close();
   }
+});
+
+test('driven far past its budget with gzip and brotli asked for, the hot set holds about what it weighs', async () => {
+  // A child process with `gc`: 2,000 distinct parts, short ones encoded on this thread and long
+  // ones in the threadpool, within a 4 MB budget.
+  const report = await driveInChild('pages', 4, 2000);
+  assert.ok(report.weight <= report.bound, `weighs ${report.weight} bytes, budget ${report.bound}`);
+  // Each encoding kept as a view of zlib's output chunk would hold several times the budget.
+  const grown = bufferGrowth(report);
+  assert.ok(grown <= 1.5 * report.bound + (1 << 20), `Buffers grew by ${(grown / 2 ** 20).toFixed(1)} MB, budget ${report.bound / 2 ** 20} MB`);
 });
 
 test.run();

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildExcerpt, EXCERPT_MAX, EXCERPT_MIN, splitWords } from '../../../server/search/excerpt.ts';
+import { driveInChild } from '../../helpers/cache-memory.ts';
 
 const text = Array.from({ length: 120 }, (_, i) => `palabra${i}`).join(' ');
 const page = splitWords(text);
@@ -41,6 +42,13 @@ test('short texts come whole, without ellipses; overlong words are cut', () => {
   assert.is(buildExcerpt(splitWords(''), []), '');
   const long = buildExcerpt(splitWords(`inicio ${'x'.repeat(400)} fin`), [[1]]);
   assert.ok(long.length <= EXCERPT_MAX, `${long.length}`);
+});
+
+test('a kept excerpt does not keep the page text it was cut from', async () => {
+  // A child process with `gc`: 100 excerpts kept, each cut from a distinct text of about 1 MB.
+  const report = await driveInChild('excerpts', 0, 100);
+  const grown = report.after.heapUsed - report.before.heapUsed;
+  assert.ok(grown < 16 * 2 ** 20, `the heap grew by ${(grown / 2 ** 20).toFixed(1)} MB for ${report.weight} bytes of excerpts`);
 });
 
 test.run();

@@ -15,6 +15,24 @@ test('bounded by weight: the oldest entries go first; an entry heavier than the 
   assert.equal(keys(lru, ['a', 'b', 'c']), ['b', 'c']);
 });
 
+test('an entry that grows is weighed again: the oldest go to keep the bound; a stale value is not weighed', () => {
+  const lru = new Lru<string, object>(10);
+  const a = {};
+  const b = {};
+  lru.set('a', a, 3);
+  lru.set('b', b, 3);
+  lru.reweigh('b', b, 6);
+  assert.is(lru.weight, 9);
+  lru.reweigh('b', b, 8); // 11 > 10: a goes
+  assert.is(lru.weight, 8);
+  assert.is(lru.get('a'), undefined);
+  lru.reweigh('b', {}, 2); // not the value held
+  assert.is(lru.weight, 8);
+  lru.reweigh('b', b, 11); // heavier than the bound: not kept
+  assert.is(lru.get('b'), undefined);
+  assert.is(lru.weight, 0);
+});
+
 test('a hit on an entry older than the newest quarter saves it from the next eviction', () => {
   const lru = new Lru<string, number>(8);
   for (const k of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) lru.set(k, 0);

@@ -10,6 +10,7 @@ import { SearchPagesParams } from '../../../server/schemas/params.ts';
 import type { SearchResponse } from '../../../server/schemas/resources.ts';
 import { openSearch, searchPages, type SearchEngine } from '../../../server/search/index.ts';
 import { buildFixtureIndex, FIXTURE_CURSOR_KEY, pageInfo, type BuiltIndex } from './fixtures.ts';
+import { bufferGrowth, driveInChild } from '../../helpers/cache-memory.ts';
 
 const QUERIES: Array<[string, Record<string, unknown>]> = [
   ['fontanero', {}], ['fontanero', { city: 'vigo' }], ['cerrajero madrid', {}], ['fuga de agua', { limit: 2 }],
@@ -57,6 +58,16 @@ test('tight bounds give the same answers, excerpts and cursors', async () => {
 test('the tight engine kept no text', () => {
   assert.is(tight.held.textBytes, 0);
   assert.ok(roomy.held.textBytes > 0, 'the roomy engine keeps the texts it read');
+});
+
+test('ranked lists driven past their bound through HTTP, in three encodings, hold about what they weigh', async () => {
+  // A child process with `gc`: 300 distinct queries, each under three limits and three encodings,
+  // answered by respond.ts, within a 1 MB bound.
+  const report = await driveInChild('search', 1, 300);
+  assert.ok(report.weight <= report.bound, `weighs ${report.weight} bytes, bound ${report.bound}`);
+  // Serialized and compressed responses kept unweighed would hold many times the bound.
+  const grown = bufferGrowth(report);
+  assert.ok(grown <= 1.5 * report.bound + (1 << 20), `Buffers grew by ${(grown / 2 ** 20).toFixed(1)} MB, bound ${report.bound / 2 ** 20} MB`);
 });
 
 test.run();
