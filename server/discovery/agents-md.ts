@@ -21,7 +21,7 @@ export type AgentsMdConfig = Pick<Config, 'siteUrl' | 'baseUrl' | 'rateLimit' | 
 export const DEPRECATION_NOTICE_DAYS = 90;
 
 const ERROR_ADVICE: Record<number, string> = {
-  400: 'Corrija el parámetro que nombra `data.hint`; repetir la misma petición dará el mismo error.',
+  400: 'Corrija el parámetro que nombra `data.hint`; repetir la misma petición dará el mismo error. `agentes_page_changed`: la página cambió entre dos partes; léala otra vez desde `offset` 0.',
   401: 'Token no válido, caducado o revocado (nunca se trata como anónimo), o falta el token en `/quota`. Pida un token nuevo o quite la cabecera `Authorization`.',
   403: 'El token no tiene el alcance necesario (`quota:read` para `/quota`). Pida un token con ese alcance.',
   404: 'La operación o la página no existe. Para páginas, use una `url` devuelta por `search_pages`.',
@@ -71,7 +71,7 @@ export function buildAgentsMd(config: AgentsMdConfig): string {
     `2. **Leer** una página con \`read_page\`, pasando la \`url\` de un resultado: \`GET ${op('read_page')}?url=<url codificada>\``,
     `   - Acepta la URL completa, la ruta del sitio (\`/servicios/fontaneria/\`) o el slug; ${LIMITS.urlMin}–${LIMITS.urlMax} caracteres.`,
     `   - Devuelve el texto en Markdown sin menús ni pie y sus secciones (\`sections\`: \`title\`, \`level\`, \`offset\`).`,
-    `   - Una página de más de ${config.readPageMaxChars} caracteres llega en partes cortadas tras un párrafo: si \`truncated\` es \`true\`, pida la siguiente con \`offset\` = \`next_offset\` hasta que \`next_offset\` sea \`null\`. Las partes unidas son el Markdown completo (\`total_chars\` caracteres); para ir a una sección, pase su \`offset\`.`,
+    `   - Una página de más de ${config.readPageMaxChars} caracteres llega en partes cortadas tras un párrafo: si \`truncated\` es \`true\`, pida la siguiente con \`offset\` = \`next_offset\` y \`version\` = el \`version\` de la respuesta, hasta que \`next_offset\` sea \`null\`. Las partes unidas son el Markdown completo (\`total_chars\` caracteres); para ir a una sección, pase su \`offset\` (y \`version\`). Si la página se publica de nuevo entre dos partes, la respuesta es 400 \`agentes_page_changed\`: vuelva a leerla desde \`offset\` 0.`,
     `3. **Datos de la empresa** con \`get_company_info\`: \`GET ${op('get_company_info')}?section=contact\``,
     `   - \`section\`: ${COMPANY_SECTIONS.map(code).join(', ')} (\`all\` por defecto). Campos de cada sección:`,
     ...sections,
@@ -125,7 +125,7 @@ export function buildAgentsMd(config: AgentsMdConfig): string {
     ...OPERATIONS.map((o) => `- \`${o.name}\`${o.access.kind === 'token' ? ` (requiere token con \`${o.access.scope}\`)` : ''}`),
     '',
     'Se aplican las mismas cuotas, tokens y alcances que en la API REST; el token es opcional salvo para `get_quota`, y un token no válido recibe 401 con `resource_metadata`.',
-    `Las páginas son también recursos MCP (\`text/markdown\`, plantilla \`${l.site}/{+path}\`): \`resources/read\` de la URL de una página devuelve su Markdown como \`read_page\` y cuenta igual; una página larga sigue en la URL con \`?offset=\` el \`next_offset\` que da \`_meta\`.`,
+    `Las páginas son también recursos MCP (\`text/markdown\`, plantilla \`${l.site}/{+path}\`): \`resources/read\` de la URL de una página devuelve su Markdown como \`read_page\` y cuenta igual; una página larga sigue en la URI \`next\` que da \`_meta\` (\`?offset=…&version=…\`), un error si la página ha cambiado.`,
     `Tarjeta del servidor: ${l.mcpServerCard}. Metadatos del recurso protegido: ${l.protectedResourceMcp}.`,
     '',
     '## Descubrimiento',

@@ -43,7 +43,7 @@ export function instructions(config: IdentityConfig): string {
     '',
     'Solo lectura: ninguna herramienta reserva, contrata, paga ni envía nada, y en el sitio no se paga nada en línea; la persona hace su solicitud por teléfono, WhatsApp o correo (get_company_info, section=contact).',
     '',
-    'Uso: search_pages con lo que pide la persona (un servicio, un problema con sus palabras o una pregunta sobre el servicio, y su ciudad en `city`; 0 resultados si el sitio no lo ofrece), después read_page con la `url` de un resultado (una página larga llega en partes: siga con `offset` = `next_offset`); get_company_info para contacto, precios, impuestos y modelo de servicio. Las páginas son también recursos (text/markdown) por su URL.',
+    'Uso: search_pages con lo que pide la persona (un servicio, un problema con sus palabras o una pregunta sobre el servicio, y su ciudad en `city`; 0 resultados si el sitio no lo ofrece), después read_page con la `url` de un resultado (una página larga llega en partes: siga con `offset` = `next_offset` y el `version` recibido); get_company_info para contacto, precios, impuestos y modelo de servicio. Las páginas son también recursos (text/markdown) por su URL.',
     '',
     `Cuota: ${anonymous} llamadas a herramientas ${per} por IP sin token; ${identified} ${per} con un token gratuito y automático (client_credentials: POST ${l.register} y POST ${l.token}; véase ${l.authMd}). Solo cuentan las llamadas a herramientas (tools/call) y las lecturas de recursos (resources/read). Con la cuota agotada, la herramienta devuelve un error que dice cuántos segundos esperar.`,
   ].join('\n');
