@@ -11,6 +11,7 @@ import { StoreUnavailableError } from './stores/errors.ts';
 export const API_CODES = {
   missingParam: 'rest_missing_callback_param',
   invalidParam: 'rest_invalid_param',
+  pageChanged: 'agentes_page_changed',
   noRoute: 'rest_no_route',
   methodNotAllowed: 'rest_method_not_allowed',
   pageNotFound: 'agentes_page_not_found',
@@ -62,6 +63,14 @@ export const missingParam = (name: string) =>
 
 export const invalidParam = (name: string, detail: string) =>
   new ApiError(400, API_CODES.invalidParam, `Parámetro no válido: ${name}. ${detail}`, name);
+
+/**
+ * A read_page part asked for with the `version` of a text the page no longer has: its offset
+ * counts in that text, so the part would not join what the client already read.
+ */
+export const pageChanged = () =>
+  new ApiError(400, API_CODES.pageChanged, 'La página ha cambiado desde la versión indicada: `offset` ya no corresponde a su texto.',
+    'version: vuelva a leer la página desde offset=0 y siga con el `version` de esa respuesta.');
 
 /** `paths`: the operations' paths under the API base, as the hint lists them. */
 export const noRoute = (paths: readonly string[]) =>

@@ -22,7 +22,7 @@ export type AgentsMdConfig = Pick<Config, 'siteUrl' | 'baseUrl' | 'rateLimit' | 
 export const DEPRECATION_NOTICE_DAYS = 90;
 
 const ERROR_ADVICE: Record<number, string> = {
-  400: 'Corrija el parámetro que nombra `data.hint`; repetir la misma petición dará el mismo error.',
+  400: 'Corrija el parámetro que nombra `data.hint`; repetir la misma petición dará el mismo error. `agentes_page_changed`: la página cambió entre dos partes; léala otra vez desde `offset` 0.',
   401: 'Token no válido, caducado o revocado (nunca se trata como anónimo), o falta el token en `/quota`. Pida un token nuevo o quite la cabecera `Authorization`.',
   403: 'El token no tiene el alcance necesario (`quota:read` para `/quota`). Pida un token con ese alcance.',
   404: 'La operación o la página no existe. Para páginas, use una `url` devuelta por `search_pages`.',
@@ -72,7 +72,7 @@ export function buildAgentsMd(config: AgentsMdConfig): string {
     `2. **Leer** una página con \`read_page\`, pasando la \`url\` de un resultado: \`GET ${op('read_page')}?url=<url codificada>\``,
     `   - Acepta la URL completa, la ruta del sitio (\`/servicios/fontaneria/\`) o el slug; ${LIMITS.urlMin}–${LIMITS.urlMax} caracteres.`,
     `   - Devuelve el texto en Markdown sin menús ni pie y sus secciones (\`sections\`: \`title\`, \`level\`, \`offset\`).`,
-    `   - Una página de más de ${config.readPageMaxChars} caracteres llega en partes cortadas tras un párrafo: si \`truncated\` es \`true\`, pida la siguiente con \`offset\` = \`next_offset\` hasta que \`next_offset\` sea \`null\`. Las partes unidas son el Markdown completo (\`total_chars\` caracteres); para ir a una sección, pase su \`offset\`.`,
+    `   - Una página de más de ${config.readPageMaxChars} caracteres llega en partes cortadas tras un párrafo: si \`truncated\` es \`true\`, pida la siguiente con \`offset\` = \`next_offset\` y \`version\` = el \`version\` de la respuesta, hasta que \`next_offset\` sea \`null\`. Las partes unidas son el Markdown completo (\`total_chars\` caracteres); para ir a una sección, pase su \`offset\` (y \`version\`). Si la página se publica de nuevo entre dos partes, la respuesta es 400 \`agentes_page_changed\`: vuelva a leerla desde \`offset\` 0.`,
     `3. **Datos de la empresa** con \`get_company_info\`: \`GET ${op('get_company_info')}?section=contact\``,
     `   - \`section\`: ${COMPANY_SECTIONS.map(code).join(', ')} (\`all\` por defecto). Campos de cada sección:`,
     ...sections,
@@ -128,7 +128,7 @@ export function buildAgentsMd(config: AgentsMdConfig): string {
     'Se aplican las mismas cuotas, tokens y alcances que en la API REST; el token es opcional salvo para `get_quota`, y un token no válido recibe 401 con `resource_metadata`.',
     `Los demás mensajes (\`initialize\`, \`tools/list\`, \`resources/list\`, \`ping\`, notificaciones…), uno a uno también dentro de un lote, cuentan en una ventana aparte: ${MCP_MESSAGE_FACTOR * anonymous} ${per} por IP sin token, ${MCP_MESSAGE_FACTOR * identified} con token (políticas \`mcp-anonimo\` y \`mcp-identificado\`; agotada, 429 con \`Retry-After\`).`,
     `Un lote JSON-RPC (solo en 2025-03-26) lleva como mucho ${MCP_BATCH_LIMIT} mensajes, cada petición con su propio \`id\` (si no, -32600 sin ejecutar nada); pasados ${MCP_BATCH_REPLY_LIMIT / (1024 * 1024)} MiB de respuestas, las siguientes son un error que pide enviarlas solas. Un argumento que la herramienta no declara es -32602 con su nombre.`,
-    `Las páginas son también recursos MCP (\`text/markdown\`, plantilla \`${l.site}/{+path}\`): \`resources/read\` de la URL de una página devuelve su Markdown como \`read_page\` y cuenta igual; una página larga sigue en la URL con \`?offset=\` el \`next_offset\` que da \`_meta\`.`,
+    `Las páginas son también recursos MCP (\`text/markdown\`, plantilla \`${l.site}/{+path}\`): \`resources/read\` de la URL de una página devuelve su Markdown como \`read_page\` y cuenta igual; una página larga sigue en la URI \`next\` que da \`_meta\` (\`?offset=…&version=…\`), un error si la página ha cambiado.`,
     `Tarjeta del servidor: ${l.mcpServerCard}. Metadatos del recurso protegido: ${l.protectedResourceMcp}.`,
     '',
     '## Descubrimiento',

@@ -74,7 +74,7 @@ export function buildLlmsTxt(config: LlmsConfig, model: LlmsModel): string {
     `> ${summary(info)}`,
     '',
     `Cada enlace es una página HTML que también responde en Markdown si se pide con \`Accept: text/markdown\`. `
-      + `La API de solo lectura devuelve el mismo texto: \`GET ${b}${operationPath('read_page')}?url=<url>\` (una página larga en partes: siga con \`offset\` = \`next_offset\`); para buscar, \`GET ${b}${operationPath('search_pages')}?query=<texto>\`. `
+      + `La API de solo lectura devuelve el mismo texto: \`GET ${b}${operationPath('read_page')}?url=<url>\` (una página larga en partes: siga con \`offset\` = \`next_offset\` y el \`version\` recibido); para buscar, \`GET ${b}${operationPath('search_pages')}?query=<texto>\`. `
       + `Sin registro: ${config.rateLimit.anonymous} peticiones ${perWindow(config.rateLimit.windowSeconds)} por IP; con un token gratuito, ${config.rateLimit.identified}. El sitio no reserva ni cobra nada en línea.`,
     '',
     '## Para agentes',

@@ -36,7 +36,7 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
 
 /** Which stable error codes each status carries (values from server/errors.ts). */
 const CODES_BY_STATUS: Record<number, string[]> = {
-  400: [API_CODES.missingParam, API_CODES.invalidParam],
+  400: [API_CODES.missingParam, API_CODES.invalidParam, API_CODES.pageChanged],
   401: [API_CODES.notLoggedIn, API_CODES.invalidToken],
   403: [API_CODES.insufficientScope],
   404: [API_CODES.noRoute, API_CODES.pageNotFound],

@@ -2,8 +2,9 @@
  * The site's pages as MCP resources (MCP 2025-11-25, "Resources"): one template, `{site}/{+path}`,
  * listed pages (paged), and resources/read returning the page's Markdown (`text/markdown`) as
  * read_page does: the same operation through the same pipeline (quota, parameters), the same
- * parts for a long page. A part past the first is the page URL with `?offset=N`, the
- * `next_offset` read_page gives, which `_meta` carries with the URI to read next.
+ * parts for a long page. A part past the first is the page URL with `?offset=N&version=V`, the
+ * `next_offset` and `version` read_page gives, which `_meta` carries with the URI to read next: a
+ * page published again meanwhile answers that URI with an error, never with a part of another text.
  */
 import type { ListResourcesResult, ReadResourceResult, ResourceTemplateType } from '@modelcontextprotocol/server';
 import type { Links } from '../discovery/links.ts';
@@ -23,7 +24,8 @@ export function pageTemplate(l: Links): ResourceTemplateType {
     name: 'pagina',
     title: 'Página del sitio en Markdown',
     description: 'Cualquier página publicada del sitio, por su URL: su texto en Markdown, sin menús ni pie (el de read_page). '
-      + 'Una página larga llega en partes: la siguiente es la misma URL con ?offset= el `next_offset` de `_meta`.',
+      + 'Una página larga llega en partes: la siguiente es la URI `next` de `_meta` (la misma URL con ?offset=…&version=…); '
+      + 'si la página ha cambiado entretanto, esa URI da un error y hay que volver a leer la URL sin parámetros.',
     mimeType: MARKDOWN,
   };
 }
@@ -57,15 +59,16 @@ function listFrom(model: LoadedModel, start: number): ListResourcesResult {
   };
 }
 
-/** A resource URI as read_page's parameters: the page's URL and the part's offset, or null. */
-export function readTarget(uri: string): { url: string; offset: number } | null {
+/** A resource URI as read_page's parameters: the page's URL, the part's offset and the page's version, or null. */
+export function readTarget(uri: string): { url: string; offset: number; version?: string } | null {
   let url: URL;
   try { url = new URL(uri); } catch { return null; }
   const raw = url.searchParams.get('offset');
   if (raw !== null && !/^[0-9]{1,6}$/.test(raw)) return null;
+  const version = url.searchParams.get('version');
   url.search = '';
   url.hash = '';
-  return { url: url.href, offset: raw === null ? 0 : Number(raw) };
+  return { url: url.href, offset: raw === null ? 0 : Number(raw), ...(version === null ? {} : { version }) };
 }
 
 /** read_page's answer as the resource's contents: the Markdown, and where the page goes on. */
@@ -76,7 +79,12 @@ export function resourceResult(uri: string, outcome: OperationResult): ReadResou
   return {
     contents: [{
       uri, mimeType: MARKDOWN, text: page.markdown,
-      _meta: { [CONTINUATION_META]: { offset: page.offset ?? 0, next_offset: next, total_chars: page.total_chars, next: next === null ? null : `${base}?offset=${next}` } },
+      _meta: {
+        [CONTINUATION_META]: {
+          offset: page.offset ?? 0, next_offset: next, total_chars: page.total_chars, version: page.version,
+          next: next === null ? null : `${base}?offset=${next}&version=${page.version}`,
+        },
+      },
     }],
   };
 }

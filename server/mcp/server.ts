@@ -149,7 +149,7 @@ export function createServerFactory(deps: AppDeps, pipeline: Pipeline, l: Links)
   /** resources/read: read_page for the page the URI names, counted and refused as read_page. */
   const readResource = async (exchange: Exchange, op: Operation, uri: string): Promise<ReadResourceResult> => {
     const target = readTarget(uri);
-    if (!target) throw rpcError(ProtocolErrorCode.InvalidParams, `URI no válida: ${uri}. Use la URL de una página de ${config.siteUrl}; para una parte, ?offset=N.`);
+    if (!target) throw rpcError(ProtocolErrorCode.InvalidParams, `URI no válida: ${uri}. Use la URL de una página de ${config.siteUrl}; para una parte, la URI \`next\` de \`_meta\`.`);
     const call = newCall(op, exchange.req, exchange.credential, target);
     let outcome: Outcome;
     try {

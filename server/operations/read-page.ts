@@ -1,6 +1,7 @@
 /** read_page — a published page as Markdown, whole or in parts (contract.md, "read_page"). */
-import { invalidParam, pageNotFound } from '../errors.ts';
+import { invalidParam, pageChanged, pageNotFound } from '../errors.ts';
 import { chain } from '../chain.ts';
+import { pageVersion } from '../read-model/page-hash.ts';
 import { isPartStart } from '../read-model/parts.ts';
 import type { Representation } from '../read-model/types.ts';
 import { ReadPageParams } from '../schemas/params.ts';
@@ -19,7 +20,9 @@ export const readPage = defineOperation({
     summary: 'Leer una página en Markdown',
     description: 'Devuelve el texto de una página publicada en Markdown, sin menús ni pie, con la lista de sus secciones. '
       + 'Una página larga llega en partes: `truncated` es true y `next_offset` dice desde dónde seguir (`offset`); '
-      + 'las partes unidas son el Markdown completo. Para leer una sección, pase su `offset`. 404 si la página no existe.',
+      + 'las partes unidas son el Markdown completo. Para leer una sección, pase su `offset`. '
+      + 'Con cada `offset` mayor que 0, pase también el `version` de la respuesta anterior: si la página se ha publicado de nuevo entretanto, '
+      + 'la respuesta es 400 `agentes_page_changed` (vuelva a empezar en `offset` 0) en lugar de un texto que no empalma. 404 si la página no existe.',
   },
   tool: {
     title: 'Leer una página en Markdown',
@@ -27,12 +30,15 @@ export const readPage = defineOperation({
       'Devuelve el texto de una página publicada del sitio en Markdown, sin menús ni pie, y sus secciones (`sections`, cada una con su `offset`).',
       'Úsela con una `url` devuelta por search_pages (también admite la ruta del sitio, /servicios/fontaneria/, o el slug, fontaneria).',
       'Una página larga llega en partes: si `truncated` es true, llame otra vez con `offset` = `next_offset` hasta que `next_offset` sea null; para ir a una sección, pase su `offset`.',
+      'Con un `offset` mayor que 0 pase siempre el `version` de la respuesta anterior: si la página ha cambiado, el error lo dice y hay que volver a leerla desde `offset` 0.',
     ].join(' '),
   },
-  run: ({ url, offset }, { model, resolvePage }) => {
+  run: ({ url, offset, version }, { model, resolvePage }) => {
     const page = resolvePage(model, url);
     if (!page) throw pageNotFound();
     if (offset === 0) return asResult(model.partOf(page, 0));
+    // An offset counts in the text of one version; in another it would splice two texts.
+    if (version !== undefined && version !== pageVersion(page.hash)) throw pageChanged();
     // A later part is checked against the page's text, read from its file when not hot.
     return chain(model.textOf(page), ({ markdown }) => {
       if (offset >= markdown.length) {

@@ -23,7 +23,7 @@ import { chain, type Maybe } from '../chain.ts';
 import { INLINE_ENCODE_MAX_BYTES, makeLazyRepresentation, makeRepresentation, representationBytes } from '../compression.ts';
 import type { Page } from '../schemas/resources.ts';
 import { Lru } from '../search/lru.ts';
-import { pageHash } from './page-hash.ts';
+import { pageHash, pageVersion } from './page-hash.ts';
 import { partAt, sectionsOf } from './parts.ts';
 import { readAt } from './read-at.ts';
 import type { LoadedPage, PageText, Representation } from './types.ts';
@@ -60,7 +60,7 @@ function pageBody(page: LoadedPage, text: PageText, offset: number, maxChars: nu
   const part = partAt(text.markdown, offset, maxChars);
   const body: Page = {
     title: page.title, url: page.url, markdown: part.text, truncated: part.next !== null,
-    offset, next_offset: part.next, total_chars: text.markdown.length, sections: text.sections,
+    offset, next_offset: part.next, total_chars: text.markdown.length, sections: text.sections, version: pageVersion(page.hash),
   };
   return Buffer.from(JSON.stringify(body));
 }

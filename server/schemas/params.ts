@@ -18,6 +18,8 @@ export const LIMITS = {
   urlMin: 1,
   urlMax: 300,
   offsetMax: 999_999,
+  /** Hex digits of read_page's `version` (read-model/page-hash.ts). */
+  versionLength: 12,
 } as const;
 
 /**
@@ -47,6 +49,9 @@ export const ReadPageParams = z.object({
     .describe('URL completa de una página de este sitio, ruta del sitio (/servicios/fontaneria/) o slug (fontaneria)'),
   offset: z.number().int().min(0).max(LIMITS.offsetMax).default(0)
     .describe('Dónde empezar a leer: 0 (el principio), el `next_offset` de la respuesta anterior o el `offset` de una de sus `sections`'),
+  version: z.string().regex(new RegExp(`^[0-9a-f]{${LIMITS.versionLength}}$`), 'Debe ser el `version` de una respuesta de read_page.').optional()
+    .describe('El `version` de la respuesta anterior, con `offset` mayor que 0: si la página ha cambiado desde entonces, 400 '
+      + '`agentes_page_changed` en lugar de un texto que no empalma con lo ya leído'),
 });
 
 export const GetCompanyInfoParams = z.object({

@@ -35,6 +35,8 @@ export const PageSchema = z.object({
     .describe('Valor de `offset` para leer la parte siguiente; null cuando el texto llega al final. Las partes unidas son el Markdown completo'),
   total_chars: z.number().int().min(0).optional().describe('Longitud del Markdown completo, en caracteres (unidades UTF-16)'),
   sections: z.array(SectionSchema).optional().describe('Secciones de la página (encabezados ## a ######), cada una con el `offset` desde el que leerla'),
+  version: z.string().optional()
+    .describe('Versión del texto de la página, que cambia cuando se publica otro: pásela como `version` junto con `offset` al pedir otra parte'),
 });
 
 export const ServiceModelSchema = z.object({

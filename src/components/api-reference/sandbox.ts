@@ -16,7 +16,7 @@ interface SearchResult { title: string; url: string; city: string; excerpt: stri
 
 const isSearchResponse = (v: unknown): v is { results: SearchResult[]; next_cursor: string | null } =>
   typeof v === 'object' && v !== null && Array.isArray((v as { results?: unknown }).results);
-const isPage = (v: unknown): v is { markdown: string; truncated: boolean; next_offset?: number | null } =>
+const isPage = (v: unknown): v is { markdown: string; truncated: boolean; next_offset?: number | null; version?: string } =>
   typeof v === 'object' && v !== null && typeof (v as { markdown?: unknown }).markdown === 'string';
 
 function required<T extends Element>(root: ParentNode, selector: string): T {
@@ -135,7 +135,7 @@ function init(root: HTMLElement): void {
     panel.markdown.hidden = true;
     if (res.ok && op === 'read_page' && isPage(body)) {
       const next = body.next_offset ?? null;
-      panel.markdownText.textContent = body.markdown + (body.truncated ? `\n\n[… sigue: pida offset = ${next ?? '?'}]` : '');
+      panel.markdownText.textContent = body.markdown + (body.truncated ? `\n\n[… sigue: pida offset = ${next ?? '?'}, version = ${body.version ?? '?'}]` : '');
       panel.markdown.hidden = false;
     }
     panel.body.hidden = false;

@@ -91,7 +91,10 @@ test('read_page, get_company_info and quota parameters', () => {
   assert.equal({ required: url.required, schema: url.schema }, { required: true, schema: { type: 'string', minLength: 1, maxLength: 300 } });
   const offset = param('read_page', 'offset');
   assert.equal({ required: offset.required, schema: offset.schema }, { required: false, schema: { type: 'integer', minimum: 0, maximum: 999999, default: 0 } });
-  assert.is(op('read_page').parameters.length, 2);
+  const version = param('read_page', 'version');
+  assert.equal({ required: version.required, schema: version.schema }, { required: false, schema: { type: 'string', pattern: '^[0-9a-f]{12}$' } });
+  assert.match(String(version.description), 'agentes_page_changed');
+  assert.is(op('read_page').parameters.length, 3);
   const section = param('get_company_info', 'section');
   assert.is(section.required, false);
   assert.equal(section.schema.enum, [...COMPANY_SECTIONS]);
