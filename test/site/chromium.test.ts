@@ -32,6 +32,40 @@ test('order: CHROMIUM_PATH, then the system browser, then the npm package; a wro
   assert.is(SYSTEM_CHROMIUM, '/usr/bin/chromium');
 });
 
+test('a browser that is there but cannot run is passed over, and a CHROMIUM_PATH that cannot run fails clearly', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentes-broken-browser-'));
+  try {
+    const notExecutable = path.join(dir, 'chromium');
+    fs.writeFileSync(notExecutable, '#!/bin/sh\nexit 0\n', { mode: 0o644 });
+    const crashes = path.join(dir, 'crashes');
+    fs.writeFileSync(crashes, '#!/bin/sh\necho "error while loading shared libraries" >&2\nexit 127\n', { mode: 0o755 });
+    for (const broken of [notExecutable, crashes]) {
+      const next = await findChromium({ env: {}, systemPath: broken });
+      assert.is(next.source, 'npm', `${broken} is passed over`);
+      const refused = await findChromium({ env: { CHROMIUM_PATH: broken } }).catch((e: Error) => e);
+      assert.instance(refused, Error);
+      assert.match((refused as Error).message, `CHROMIUM_PATH is ${broken}, which cannot run`);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('Lighthouse with a CHROMIUM_PATH that cannot run: an error for the caller, not a crash of the test process', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentes-broken-browser-'));
+  const browser = path.join(dir, 'chromium');
+  fs.writeFileSync(browser, '#!/bin/sh\nexit 0\n', { mode: 0o644 });
+  try {
+    // In a child: before, chrome-launcher's unhandled spawn error ended the process without totals.
+    const script = `const { createLighthouse } = await import(${JSON.stringify(new URL('./lighthouse.ts', import.meta.url).href)});
+      await createLighthouse().then(() => console.log('started'), (e) => console.log('refused: ' + e.message));`;
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env: { ...process.env, CHROMIUM_PATH: browser } });
+    assert.match(stdout, `refused: CHROMIUM_PATH is ${browser}, which cannot run`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('the npm browser, unpacked twice at once into an empty folder, links only its own libraries, glibc and libgcc', async () => {
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentes-chromium-'));
   try {

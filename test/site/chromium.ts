@@ -9,9 +9,12 @@
  * 3. The headless shell of the npm package `@sparticuz/chromium` (chromium-package.ts), with the
  *    libraries it ships: all a machine with only Node needs.
  *
- * A launch failure throws with the path and the cause: a browser test that cannot start a browser
- * fails, it is never skipped.
+ * A browser that is there but cannot run (not executable, a broken binary) is passed over for the
+ * next one, with a line that says why; a CHROMIUM_PATH that cannot run fails the caller with the
+ * cause, as does a launch failure: a browser test that cannot start a browser fails, it is never
+ * skipped, and it never takes the test process down with it.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { chromium, type Browser, type Page, type PageScreenshotOptions } from 'playwright-core';
 import { packagedChromium } from './chromium-package.ts';
@@ -51,11 +54,37 @@ export async function findChromium(options: FindChromiumOptions = {}): Promise<C
   const systemPath = options.systemPath ?? SYSTEM_CHROMIUM;
   if (wanted && wanted !== 'bundled') {
     if (!fs.existsSync(wanted)) throw new Error(`CHROMIUM_PATH is ${wanted}, which does not exist: unset it to use ${systemPath} or the npm package's browser`);
+    const broken = cannotRun(wanted);
+    if (broken !== null) throw new Error(`CHROMIUM_PATH is ${wanted}, which cannot run (${broken}): fix it, or unset it to use ${systemPath} or the npm package's browser`);
     return { path: wanted, source: 'CHROMIUM_PATH', env: {} };
   }
-  if (wanted !== 'bundled' && fs.existsSync(systemPath)) return { path: systemPath, source: 'system', env: {} };
+  if (wanted !== 'bundled' && fs.existsSync(systemPath)) {
+    const broken = cannotRun(systemPath);
+    if (broken === null) return { path: systemPath, source: 'system', env: {} };
+    process.stderr.write(`chromium: ${systemPath} cannot run (${broken}); using the npm package's browser\n`);
+  }
   const packaged = await packagedChromium();
   return { path: packaged.path, source: 'npm', env: packaged.env };
+}
+
+const checked = new Map<string, string | null>();
+
+/**
+ * Why the browser at `file` cannot run, or null when `--version` answers. Asked once per path:
+ * chrome-launcher spawns what it is given without listening for the spawn's error.
+ */
+function cannotRun(file: string): string | null {
+  let why = checked.get(file);
+  if (why !== undefined) return why;
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    const r = spawnSync(file, ['--version'], { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] });
+    why = r.error ? r.error.message : r.status !== 0 ? `--version exited ${r.status ?? r.signal}: ${r.stderr.trim().slice(0, 200)}` : null;
+  } catch (err) {
+    why = (err as NodeJS.ErrnoException).code ?? String(err);
+  }
+  checked.set(file, why);
+  return why;
 }
 
 export interface LaunchOptions {
