@@ -1,6 +1,6 @@
 /**
  * Compiles the server for production: `server/index.ts` and everything it imports from `server/`
- * into one ES module, `var/server/index.mjs` (with its source map), packages left as imports.
+ * into ES modules, `var/server/index.mjs` and its chunks (with source maps), packages left as imports.
  * `npm start` runs this, then the bundle with plain Node.
  *
  * Why not `node --import tsx server/index.ts` in production: tsx compiles on a loader thread of its
@@ -10,6 +10,7 @@
  *
  *   node --import tsx scripts/bundle-server.ts [outfile]
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
@@ -17,9 +18,25 @@ import { build, type BuildOptions } from 'esbuild';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_BUNDLE = path.join(ROOT, 'var', 'server', 'index.mjs');
 
-/** Writes the server's bundle to `outfile`; resolves to its path. Fails on any compile error. */
-export function bundleServer(outfile = SERVER_BUNDLE): Promise<string> {
-  return bundle(path.join(ROOT, 'server', 'index.ts'), outfile);
+/**
+ * Writes the server's bundle to `outfile`, and beside it, in `chunks/`, what index.ts imports
+ * dynamically: the server and its packages load only once the SIGHUP listener is in place.
+ * Resolves to `outfile`. Fails on any compile error.
+ */
+export async function bundleServer(outfile = SERVER_BUNDLE): Promise<string> {
+  const outdir = path.dirname(outfile);
+  fs.rmSync(path.join(outdir, 'chunks'), { recursive: true, force: true });
+  await build({
+    ...NODE_BUNDLE,
+    entryPoints: { [path.basename(outfile, '.mjs')]: path.join(ROOT, 'server', 'index.ts') },
+    outdir,
+    splitting: true,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunks/[name]-[hash]',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+  return outfile;
 }
 
 /** One ES module for plain Node from a TypeScript entry and what it imports from the project (the build's workers run such bundles too). */

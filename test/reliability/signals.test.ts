@@ -1,9 +1,13 @@
 /**
  * Signals and configuration mistakes of the real process (`npm start`'s bundle): SIGHUP, the
- * documented reload, is accepted while the server is still starting; a bad REDIS_URL stops the
+ * documented reload, is accepted while the server is still starting, its listener in place before
+ * any package loads; a bad REDIS_URL stops the
  * start without printing its password.
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ROOT } from '../../server/config.ts';
@@ -11,10 +15,12 @@ import { serverCommand } from '../helpers/server-command.ts';
 import { sharedReadModel } from '../helpers/read-model.ts';
 import { serverEnv, stubSite } from './helpers/cluster.ts';
 
-test('SIGHUP while the server starts: it starts, serves, and exits 0 on SIGTERM', async () => {
+/** A bundled server process, with `preload` (a module path) imported before its entry when given. */
+async function startBundled(preload?: string) {
   const fixture = await sharedReadModel();
   const site = await stubSite();
-  const child = spawn(process.execPath, await serverCommand(), {
+  const command = await serverCommand();
+  const child = spawn(process.execPath, preload ? ['--import', preload, ...command] : command, {
     cwd: ROOT,
     env: { ...process.env, ...serverEnv({ SITE_URL: fixture.siteUrl, READ_MODEL_DIR: fixture.dir, DIST_DIR: site.distDir }) },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -22,24 +28,69 @@ test('SIGHUP while the server starts: it starts, serves, and exits 0 on SIGTERM'
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  try {
-    // Sent as soon as the process says it is evaluating the server, long before it listens.
-    const url = await new Promise<string>((resolve, reject) => {
-      child.on('message', (m: { starting?: boolean; ready?: boolean; url?: string }) => {
-        if (m.starting) { child.kill('SIGHUP'); child.kill('SIGHUP'); }
-        if (m.ready && m.url) resolve(m.url);
-      });
-      void exited.then((e) => reject(new Error(`exited before it was ready: ${JSON.stringify(e)}\n${stderr}`)));
+  /** Resolves with the URL once the server listens; `onStarting` runs when its SIGHUP listener is in place. */
+  const ready = (onStarting: () => void = () => {}) => new Promise<string>((resolve, reject) => {
+    child.on('message', (m: { starting?: boolean; ready?: boolean; url?: string }) => {
+      if (m.starting) onStarting();
+      if (m.ready && m.url) resolve(m.url);
     });
-    const res = await fetch(`${url}/wp-json/agentes/v1/get_company_info`);
-    assert.is(res.status, 200);
+    void exited.then((e) => reject(new Error(`exited before it was ready: ${JSON.stringify(e)}\n${stderr}`)));
+  });
+  const stop = async () => {
     child.kill('SIGTERM');
-    assert.equal(await exited, { code: 0, signal: null });
-  } finally {
+    const end = await exited;
+    await site.remove();
+    return end;
+  };
+  const cleanup = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await site.remove();
+  };
+  return { child, ready, stop, cleanup, stderr: () => stderr };
+}
+
+test('the bundled entry has its SIGHUP listener before any package is loaded', async () => {
+  // A module hook on the main thread sees every file loaded, and whether the listener is there yet.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentes-sighup-'));
+  const hook = path.join(dir, 'hook.mjs');
+  fs.writeFileSync(hook, `import { registerHooks } from 'node:module';
+    const loaded = [];
+    registerHooks({ load(url, context, next) {
+      if (url.includes('/node_modules/')) loaded.push([url, process.listenerCount('SIGHUP')]);
+      return next(url, context);
+    } });
+    process.on('exit', () => process.stderr.write('PACKAGES ' + JSON.stringify({ loaded: loaded.length, before: loaded.filter(([, n]) => n === 0).map(([u]) => u.split('/node_modules/')[1]) }) + '\\n'));
+  `);
+  const server = await startBundled(hook);
+  try {
+    await server.ready();
+    assert.equal(await server.stop(), { code: 0, signal: null });
+    const line = /PACKAGES (.*)/.exec(server.stderr());
+    assert.ok(line, server.stderr());
+    const { loaded, before } = JSON.parse(line![1]!) as { loaded: number; before: string[] };
+    assert.ok(loaded > 0, 'the hook saw the packages load');
+    assert.equal(before.slice(0, 5), [], `${before.length} package files loaded before the SIGHUP listener`);
+  } finally {
+    await server.cleanup();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// Counted from the entry's first line (the listener's IPC message): before it, Node is still
+// starting and resets every signal's disposition, so no program can answer a SIGHUP then.
+for (const delay of [0, 50, 200, 500]) {
+  test(`SIGHUP ${delay} ms into the start, while the server and its packages load: it starts, serves, and exits 0 on SIGTERM`, async () => {
+    const server = await startBundled();
+    try {
+      const url = await server.ready(() => { setTimeout(() => server.child.kill('SIGHUP'), delay); });
+      const res = await fetch(`${url}/wp-json/agentes/v1/get_company_info`);
+      assert.is(res.status, 200);
+      assert.equal(await server.stop(), { code: 0, signal: null });
+    } finally {
+      await server.cleanup();
+    }
+  });
+}
 
 test('a REDIS_URL that is not a URL stops the start, naming the variable, never printing its password', async () => {
   const child = spawn(process.execPath, await serverCommand(), {
