@@ -1,14 +1,19 @@
 /**
  * The lock a build holds on its read-model folder (build-scripts/lock.ts takes it): a file
- * holding the owner's pid. Read here too, so a server starting while another process builds
+ * holding the owner's pid, created whole (linked into place with its pid already written), so a
+ * reader never sees it empty. Read here too, so a server starting while another process builds
  * waits for that build instead of starting a second one (ensure-built.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 
 export const LOCK_FILE = '.build.lock';
+/** A lock file without a pid in it counts as held for this long (a writer of another kind), then as left behind. */
+const UNREADABLE_GRACE_MS = 10_000;
+/** lockOwner's answer for a held lock whose pid cannot be read. */
+export const UNKNOWN_OWNER = 0;
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -17,13 +22,29 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** The pid of a live process holding the build lock of `dir`, or null (none, or left by a dead one). */
-export function lockOwner(dir: string): number | null {
-  let owner: number;
+/** The pid written in a lock file, or null when there is none to read. */
+export function pidIn(file: string): number | null {
   try {
-    owner = Number(fs.readFileSync(path.join(dir, LOCK_FILE), 'utf8'));
+    const pid = Number(fs.readFileSync(file, 'utf8'));
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
   } catch {
     return null;
   }
-  return Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner) ? owner : null;
+}
+
+/**
+ * The pid of a live process holding the build lock of `dir`; UNKNOWN_OWNER for a fresh lock
+ * file whose pid cannot be read; null when there is none, or it was left by a dead process.
+ */
+export function lockOwner(dir: string): number | null {
+  const file = path.join(dir, LOCK_FILE);
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    return null;
+  }
+  const owner = pidIn(file);
+  if (owner === null) return Date.now() - stat.mtimeMs < UNREADABLE_GRACE_MS ? UNKNOWN_OWNER : null;
+  return owner !== process.pid && isAlive(owner) ? owner : null;
 }
