@@ -2,6 +2,7 @@
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import sitemap from '@astrojs/sitemap';
+import { unified } from '@astrojs/markdown-remark';
 import { siteUrlFrom } from './server/config.ts';
 import { rehypeScrollTables } from './src/lib/rehype-scroll-tables.ts';
 
@@ -17,7 +18,9 @@ export default defineConfig({
   // Every built page is listed; the 404 page is left out by the integration itself.
   integrations: [sitemap()],
   compressHTML: true,
-  markdown: { rehypePlugins: [rehypeScrollTables] },
+  // remark/rehype, as the read model's Markdown and the guides' HTML were made with (Astro's
+  // default processor, Sätteri, writes some constructs differently).
+  markdown: { processor: unified({ rehypePlugins: [rehypeScrollTables] }) },
   server: { port: Number(process.env.PORT || 4321) },
   devToolbar: { enabled: false },
 });

@@ -23,8 +23,9 @@
  *   src/content/guides/*.md    frontmatter exactly { title, description, service: a service id }.
  *     Page: /guias/<file name without .md>/.
  */
-import { defineCollection, z } from 'astro:content';
+import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
+import { z } from 'astro/zod';
 import { CITY_SLUGS } from '../server/schemas/cities.ts';
 import servicesData from './content/services.json';
 
@@ -46,7 +47,7 @@ const company = defineCollection({
     tax_id: text,
     address: text,
     phone: text,
-    email: z.string().email(),
+    email: z.email(),
     whatsapp: text,
     hours: text,
     coverage: text,
@@ -87,7 +88,8 @@ const services = defineCollection({
     urgent: z.boolean(),
     reduced_vat: z.boolean(),
     cities: z.array(z.enum(CITY_SLUGS)).optional(),
-    climate_effects: z.record(z.enum(TRAITS), text),
+    // Zod 4's record over an enum wants every key: a service explains only the traits it is touched by.
+    climate_effects: z.partialRecord(z.enum(TRAITS), text),
     related: z.array(serviceId).min(3),
   }).strict(),
 });

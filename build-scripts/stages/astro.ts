@@ -49,8 +49,17 @@ async function moveOutput(from: string, target: string): Promise<void> {
   }
 }
 
+/** The `astro` command of the project's Astro, as its package.json names it. */
+async function astroBin(root: string): Promise<string> {
+  const dir = path.join(root, 'node_modules', 'astro');
+  const { bin } = JSON.parse(await fs.readFile(path.join(dir, 'package.json'), 'utf8')) as { bin: string | Record<string, string> };
+  const entry = typeof bin === 'string' ? bin : bin.astro;
+  if (!entry) throw new BuildError(STAGE, undefined, 'the astro package names no `astro` command');
+  return path.join(dir, entry);
+}
+
 async function runAstro(ctx: BuildContext, root: string, outDir: string): Promise<{ pages: number }> {
-  const bin = path.join(root, 'node_modules', 'astro', 'astro.js');
+  const bin = await astroBin(root);
   const child = spawn(process.execPath, [bin, 'build', '--outDir', outDir], {
     cwd: root,
     env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', SITE_URL: ctx.siteUrl, NO_COLOR: '1', FORCE_COLOR: '0' },

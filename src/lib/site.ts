@@ -1,6 +1,9 @@
 /** Loads the content collections once per build and answers the questions pages ask of them. */
 import { getCollection, getEntry, type CollectionEntry } from 'astro:content';
 import { CITY_SLUGS } from '../../server/schemas/cities.ts';
+import servicesData from '../content/services.json';
+
+const SERVICE_ORDER: readonly string[] = servicesData.map((s) => s.id);
 
 export type Company = CollectionEntry<'company'>['data'];
 export type Service = CollectionEntry<'services'>['data'];
@@ -49,7 +52,9 @@ async function load(): Promise<SiteData> {
   const companyEntry = await getEntry('company', 'empresa');
   if (!companyEntry) throw new Error('src/content/company.json did not load (collection "company", entry "empresa")');
 
-  const services = (await getCollection('services')).map((e) => e.data);
+  // In the file's order, as the read model lists them: the collection's own order is by id.
+  const serviceById = new Map((await getCollection('services')).map((e) => [e.id, e.data]));
+  const services = SERVICE_ORDER.map((id) => serviceById.get(id)!);
   const cityById = new Map((await getCollection('cities')).map((e) => [e.id, e.data]));
   const missing = CITY_SLUGS.filter((slug) => !cityById.has(slug));
   if (missing.length > 0 || cityById.size !== CITY_SLUGS.length) {

@@ -308,11 +308,17 @@ siteTest('the pointer is replaced by rename: a reader polling it never sees a pa
   assert.equal(kept, ids.slice(-KEEP_BUILDS), `keeps the newest ${KEEP_BUILDS} builds`);
 });
 
+/** A stand-in `astro` package in `root`: its command, named by its package.json as Astro's is, runs `source`. */
+async function fakeAstro(root: string, source: string): Promise<void> {
+  const dir = path.join(root, 'node_modules', 'astro');
+  await fs.mkdir(path.join(dir, 'bin'), { recursive: true });
+  await fs.writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'astro', bin: { astro: './bin/astro.cjs' } }));
+  await fs.writeFile(path.join(dir, 'bin', 'astro.cjs'), source);
+}
+
 siteTest('the astro stage runs astro build into DIST_DIR with SITE_URL and telemetry off, and fails with its output', async (site) => {
-  const fakeAstro = path.join(site.root, 'node_modules', 'astro', 'astro.js');
-  await fs.mkdir(path.dirname(fakeAstro), { recursive: true });
   const seen = path.join(site.root, 'seen.json');
-  await fs.writeFile(fakeAstro, `
+  await fakeAstro(site.root, `
     require('fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify({ argv: process.argv.slice(2), site: process.env.SITE_URL, telemetry: process.env.ASTRO_TELEMETRY_DISABLED }));
     console.log('\u001b[34m  ├─\u001b[39m /a/index.html (+1ms)');
     console.log('  └─ /b/index.html (+1ms)');
@@ -338,10 +344,8 @@ siteTest('the astro stage runs astro build into DIST_DIR with SITE_URL and telem
 });
 
 siteTest('SITE_URL unset: the build, Astro included, takes the local address on PORT', async (site) => {
-  const fakeAstro = path.join(site.root, 'node_modules', 'astro', 'astro.js');
-  await fs.mkdir(path.dirname(fakeAstro), { recursive: true });
   const seen = path.join(site.root, 'seen.json');
-  await fs.writeFile(fakeAstro, `require('fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify({ site: process.env.SITE_URL }));`);
+  await fakeAstro(site.root, `require('fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify({ site: process.env.SITE_URL }));`);
   const saved = { SITE_URL: process.env.SITE_URL, PORT: process.env.PORT };
   delete process.env.SITE_URL;
   process.env.PORT = '5210';

@@ -80,6 +80,14 @@ test('every service has its page and is listed with it in the services section',
   for (const s of listed) assert.is(byUrl.get(s.url)?.kind, 'service', `${s.url} is a service page`);
 });
 
+test('the services page lists the services in the order of services.json', async () => {
+  const { pages } = await load();
+  const services = await content('services.json');
+  const page = pages.find((p) => p.path === '/servicios/')!;
+  const linked = [...page.markdown.matchAll(/^- \[[^\]]+\]\([^)]*\/servicios\/([a-z0-9-]+)\/\)$/gm)].map((m) => m[1]);
+  assert.equal(linked, services.map((s) => s.id));
+});
+
 test('at least 250 service-city pages, each with its city', async () => {
   const { pages } = await load();
   const serviceCity = pages.filter((p) => p.kind === 'service-city');

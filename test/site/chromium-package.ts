@@ -33,8 +33,11 @@ export interface PackagedChromium {
 const brotli = promisify(zlib.brotliDecompress);
 
 function packageDir(): string {
-  // The package exports only its entry: find the folder from it (build/cjs/index.cjs).
-  return path.resolve(path.dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium')), '..', '..');
+  // The package exports only its entry: the folder is the nearest one above it with its package.json.
+  for (let dir = path.dirname(createRequire(import.meta.url).resolve('@sparticuz/chromium')); ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) throw new Error('@sparticuz/chromium: no package.json above its entry');
+  }
 }
 
 /** Unpacks the package's browser into `cacheDir` (once per version) and says how to run it. */

@@ -4,11 +4,6 @@
  * no audit of the last three failing at all (they do not depend on the machine's load, so a
  * regression shows as a named audit rather than a point or two). The scores of each run are
  * written to test-artifacts/lighthouse.json.
- *
- * One audit is judged apart: Lighthouse 12's robots.txt check knows a fixed list of directives,
- * and the site's robots.txt carries `Content-Signal` (contentsignals.org) on purpose. The test
- * asserts that this line is the robots.txt audit's only complaint, and that SEO reaches 95 on
- * everything else; the SEO score as Lighthouse prints it is recorded beside.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -37,12 +32,11 @@ test('Lighthouse (mobile) on home, a service, a service × city, a city, a guide
 
     for (const [name, report] of Object.entries(reports)) {
       for (const category of CATEGORIES) {
-        const score = category === 'seo' ? report.seoBesideRobotsTxt : report.scores[category];
+        const score = report.scores[category];
         assert.ok(score >= FLOOR, `${name}: ${category} ${score}; lost on ${report.lost.join('; ') || 'nothing'}`);
       }
-      const failing = report.lost.filter((l) => !l.startsWith('performance/') && !l.startsWith('seo/robots-txt:'));
+      const failing = report.lost.filter((l) => !l.startsWith('performance/'));
       assert.equal(failing, [], `${name}: failing audits`);
-      assert.ok(report.robotsTxtErrors.every((d) => d === 'Content-Signal'), `${name}: robots.txt errors on ${report.robotsTxtErrors.join(', ')}`);
     }
   }));
 

@@ -17,10 +17,6 @@ export interface LighthouseReport {
   scores: Record<Category, number>;
   /** Audits that cost points (score below 1 with a weight), as "category/audit: title". */
   lost: string[];
-  /** The SEO score (0–100) over every SEO audit but robots-txt, weighted as Lighthouse weighs them. */
-  seoBesideRobotsTxt: number;
-  /** The directive named on each line the robots-txt audit rejected ("Content-Signal"). */
-  robotsTxtErrors: string[];
 }
 
 export interface LighthouseRunner {
@@ -53,12 +49,7 @@ export async function createLighthouse(): Promise<LighthouseRunner> {
           if (ref.weight > 0 && audit && audit.score !== null && audit.score < 1) lost.push(`${id}/${ref.id}: ${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ''}`);
         }
       }
-      const seo = lhr.categories.seo!.auditRefs.filter((ref) => ref.id !== 'robots-txt' && ref.weight > 0 && lhr.audits[ref.id]?.score !== null);
-      const weight = seo.reduce((sum, ref) => sum + ref.weight, 0);
-      const seoBesideRobotsTxt = Math.round((100 * seo.reduce((sum, ref) => sum + ref.weight * (lhr.audits[ref.id]!.score ?? 0), 0)) / weight);
-      const robotsItems = (lhr.audits['robots-txt']?.details as { items?: { line?: string }[] } | undefined)?.items ?? [];
-      const robotsTxtErrors = robotsItems.map((item) => (item.line ?? '').split(':')[0]!.trim());
-      return { url, scores, lost, seoBesideRobotsTxt, robotsTxtErrors };
+      return { url, scores, lost };
     },
     async close() {
       chrome.kill();
