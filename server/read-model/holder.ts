@@ -79,7 +79,8 @@ export async function openModel(config: ModelConfig, log: Logger, options: OpenM
   let buildId = loaded.id;
   let model = loaded.model;
   let closed = false;
-  const retiring = new Set<NodeJS.Timeout>();
+  /** Swapped-out models, each closed when its timer fires, or with the holder. */
+  const retiring = new Map<NodeJS.Timeout, LoadedModel>();
 
   const retire = (old: LoadedModel) => {
     const timer = setTimeout(() => {
@@ -87,7 +88,7 @@ export async function openModel(config: ModelConfig, log: Logger, options: OpenM
       void closeModel(old, log);
     }, RETIRE_AFTER_MS);
     timer.unref();
-    retiring.add(timer);
+    retiring.set(timer, old);
   };
 
   let running: Promise<boolean> | null = null;
@@ -156,10 +157,11 @@ export async function openModel(config: ModelConfig, log: Logger, options: OpenM
       if (closed) return;
       closed = true;
       watcher?.close();
-      for (const timer of retiring) clearTimeout(timer);
+      const old = [...retiring.values()];
+      for (const timer of retiring.keys()) clearTimeout(timer);
       retiring.clear();
       await running?.catch(() => false);
-      await closeModel(model, log);
+      await Promise.all([model, ...old].map((m) => closeModel(m, log)));
     },
   };
 }

@@ -213,7 +213,7 @@ function toolTests(gen: Generation): void {  const test = suite<{ api: TestServe
     for (const [name, args, extra, declared] of [
       ['get_company_info', { section: 'contact', seccion: 'contact' }, 'seccion', 'admite: section'],
       ['search_pages', { query: 'fontanero', ciudad: 'madrid' }, 'ciudad', 'admite: query, city, limit, cursor'],
-      ['read_page', { url: 'fontaneria', page: 2 }, 'page', 'admite: url, offset'],
+      ['read_page', { url: 'fontaneria', page: 2 }, 'page', 'admite: url, offset, version'],
     ] as const) {
       const before = Number(ctx.mcp.captured.lastMcp().headers.get('ratelimit-remaining') ?? NaN);
       try {

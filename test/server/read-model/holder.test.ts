@@ -167,4 +167,26 @@ test('a new build is swapped in without a restart; a broken one is refused and t
   }
 });
 
+/** This process's open files under `dir` (Linux). */
+const openUnder = (dir: string) => fs.readdir('/proc/self/fd').then((fds) => Promise.all(fds.map((fd) => fs.readlink(`/proc/self/fd/${fd}`).catch(() => ''))))
+  .then((targets) => targets.filter((t) => t.startsWith(dir + '/')));
+
+test('closing the holder closes the models swapped out and still retiring, with their open files', async () => {
+  const fixture = await createReadModel();
+  const holder = await openModel(configFor(fixture.dir), log, { watch: false });
+  try {
+    await createReadModel({ dir: fixture.dir, buildId: 'second' });
+    assert.is(await holder.reload(), true);
+    const first = await fs.realpath(buildPath(fixture.dir, fixture.buildId));
+    assert.ok((await openUnder(first)).length > 0, 'the first build is still open, retiring');
+  } finally {
+    await holder.close();
+  }
+  try {
+    assert.equal(await openUnder(await fs.realpath(fixture.dir)), [], 'no file of either build left open');
+  } finally {
+    await fixture.remove();
+  }
+});
+
 test.run();

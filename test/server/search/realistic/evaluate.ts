@@ -14,6 +14,7 @@ import type { SearchEngine } from '../../../../server/search/index.ts';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'queries');
 const HELD_OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'held-out', 'queries.json');
+const BLIND = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'blind', 'queries.json');
 
 const GroupSchema = z.object({
   group: z.string(),
@@ -36,12 +37,20 @@ export function loadQuerySet(): QueryGroup[] {
 }
 
 /**
+ * The blind set (../blind/queries.json): written from the site's content alone by someone who had
+ * seen neither the lexicon, the search code nor the other sets, with its answers decided first; in
+ * the same form as the held-out set. It is reported apart and never tuned on: its misses are
+ * recorded, and the next blind set is written afresh.
+ */
+export const loadBlind = (): QueryGroup[] => loadHeldOut(BLIND);
+
+/**
  * The held-out set (../held-out/queries.json): written later, by someone who had not seen the
  * lexicon nor this set, after the lexicon was written; one file, its queries grouped by `kind`.
  * It says how the search does on queries nobody could tune for.
  */
-export function loadHeldOut(): QueryGroup[] {
-  const all = GroupSchema.parse(JSON.parse(fs.readFileSync(HELD_OUT, 'utf8')));
+export function loadHeldOut(file = HELD_OUT): QueryGroup[] {
+  const all = GroupSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
   const kinds = [...new Set(all.queries.map((q) => q.kind ?? all.group))];
   return kinds.map((kind) => ({ group: kind, about: all.about, queries: all.queries.filter((q) => (q.kind ?? all.group) === kind) }));
 }
