@@ -19,7 +19,6 @@ log.info('listening', {
   store: config.redisCluster ? 'redis cluster' : config.redisSentinel ? 'redis sentinel' : config.redisUrl ? 'redis' : 'memory',
   ...(running.metricsUrl ? { metrics: `${running.metricsUrl}/metrics` } : {}),
 });
-if (process.send) process.send({ ready: true, url: running.url });
 
 let stopping = false;
 const servedBuild = () => running.deps.model.current().manifest.build_id;
@@ -42,3 +41,5 @@ const stop = (signal: string) => {
 };
 process.on('SIGTERM', () => stop('SIGTERM'));
 process.on('SIGINT', () => stop('SIGINT'));
+// Told last: a supervisor may send SIGTERM or SIGHUP the moment it hears, and both must be heard.
+if (process.send) process.send({ ready: true, url: running.url });

@@ -127,7 +127,9 @@ test('#mcp: the revisions the endpoint speaks, the stateless one first, the page
   assert.match(mcp, 'Revisiones: 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26. Con 2026-07-28 no hay initialize: server/discover');
   assert.match(mcp, 'Mcp-Method');
   assert.match(mcp, /resources\/read de la URL de una página devuelve su Markdown como read_page/);
-  assert.match(mcp, 'Solo cuentan tools/call y resources/read');
+  assert.match(mcp, 'En la cuota de la API solo cuentan tools/call y resources/read');
+  assert.match(mcp, 'cuentan en una ventana aparte del 2 × la cuota (políticas mcp-anonimo y mcp-identificado');
+  assert.match(mcp, 'Un lote JSON-RPC (solo en 2025-03-26) lleva como mucho 20 mensajes');
 });
 
 test.run();
