@@ -76,7 +76,19 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const metrics = config.metrics ? createMetrics({ operations, state: () => state, clock }) : null;
   const storeState = createStoreState({ roundTrip: metrics?.redisRoundTrip });
   const store = options.store ?? (await createStore(config, { log, clock, observe: storeState.observe }));
-  const model = options.model ?? (await openModel(config, log, { watch: config.readModelWatch, ...(metrics ? { observer: metrics.readModel } : {}) }));
+  // What the caller passed in, the caller owns and closes; the rest is closed here, also when the start fails.
+  const closeOwnStore = async () => { if (!options.store) await store.close(); };
+  let model: NonNullable<StartOptions['model']>;
+  try {
+    model = options.model ?? (await openModel(config, log, { watch: config.readModelWatch, ...(metrics ? { observer: metrics.readModel } : {}) }));
+  } catch (err) {
+    await closeOwnStore();
+    throw err;
+  }
+  const closeOwned = async () => {
+    if (!options.model) await model.close?.();
+    await closeOwnStore();
+  };
   const counting = quotaCounterOf({ store, log, clock, observer: metrics?.fallback });
   let draining = false;
   const state: ReadinessDeps = { model, storeState, countingLocally: () => counting.local, draining: () => draining };
@@ -121,15 +133,22 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   server.keepAliveTimeout = TIMEOUTS.keepAliveMs;
   answerClientErrors(server);
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => { server.off('error', reject); resolve(); });
-  });
+  let metricsListener: Awaited<ReturnType<typeof startMetricsListener>> | null;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => { server.off('error', reject); resolve(); });
+    });
+    metricsListener = metrics && config.metrics
+      ? await startMetricsListener({ registry: metrics.registry, host: config.metrics.host, port: config.metrics.port, log })
+      : null;
+  } catch (err) {
+    server.close();
+    await closeOwned();
+    throw err;
+  }
   const { address, port } = server.address() as AddressInfo;
   const host = address.includes(':') ? `[${address}]` : address;
-  const metricsListener = metrics && config.metrics
-    ? await startMetricsListener({ registry: metrics.registry, host: config.metrics.host, port: config.metrics.port, log })
-    : null;
 
   let closing: Promise<void> | null = null;
   const close = (graceMs = 10_000) => (closing ??= (async () => {
@@ -144,9 +163,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await metricsClosed;
     clearInterval(sweep);
     clearTimeout(timer);
-    // What the caller passed in, the caller owns and closes.
-    if (!options.model) await (model as { close?: () => Promise<void> }).close?.();
-    if (!options.store) await store.close();
+    await closeOwned();
   })());
 
   const reloadModel = () => (model.reload ? model.reload() : Promise.resolve(false));
