@@ -8,7 +8,7 @@
 import fs from 'node:fs/promises';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { LOCK_FILE, lockOwner, pidIn, UNKNOWN_OWNER } from '../server/read-model/build-lock.ts';
+import { LOCK_FILE, lockOwner, ownerName, pidIn } from '../server/read-model/build-lock.ts';
 import { BuildError } from './errors.ts';
 
 const ATTEMPTS = 5;
@@ -16,7 +16,7 @@ const ATTEMPTS = 5;
 const TAKE_OVER_STALE_MS = 10_000;
 
 const held = (outDir: string, owner: number) =>
-  new BuildError('start', undefined, `another build (${owner === UNKNOWN_OWNER ? 'starting' : `pid ${owner}`}) is writing ${outDir}`);
+  new BuildError('start', undefined, `another build (${ownerName(owner)}) is writing ${outDir}`);
 
 const exists = (err: unknown) => (err as NodeJS.ErrnoException).code === 'EEXIST';
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { ROOT, type Config } from './config.ts';
 import { BUILDS_DIR, POINTER_FILE } from './read-model/pointer.ts';
-import { lockOwner, UNKNOWN_OWNER } from './read-model/build-lock.ts';
+import { lockOwner, ownerName } from './read-model/build-lock.ts';
 import { PointerSchema, READ_MODEL_SCHEMA_VERSION } from './schemas/read-model.ts';
 
 /** The current read-model build exists and is of this code's format. */
@@ -39,7 +39,7 @@ const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(
 function waitForOtherBuild(dir: string): boolean {
   const owner = lockOwner(dir);
   if (owner === null) return false;
-  process.stderr.write(`Another process (${owner === UNKNOWN_OWNER ? 'starting' : `pid ${owner}`}) is building the site and read model: waiting for it…\n`);
+  process.stderr.write(`Another process (${ownerName(owner)}) is building the site and read model: waiting for it…\n`);
   while (lockOwner(dir) !== null) pause(LOCK_POLL_MS);
   return true;
 }

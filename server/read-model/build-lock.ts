@@ -13,7 +13,10 @@ const UNREADABLE_GRACE_MS = 10_000;
 /** lockOwner's answer for a held lock whose pid cannot be read. */
 export const UNKNOWN_OWNER = 0;
 
-export function isAlive(pid: number): boolean {
+/** A lock owner as messages name it. */
+export const ownerName = (owner: number): string => (owner === UNKNOWN_OWNER ? 'starting' : `pid ${owner}`);
+
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
