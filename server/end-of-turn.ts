@@ -12,15 +12,15 @@
  *     for the rest.
  * An idle server adds no wait: the check phase follows the poll phase that read the request.
  */
-export function endOfTurn<A, B>(handle: (a: A, b: B) => void): (a: A, b: B) => void {
-  /** Flat pairs: a, b, a, b… (one array, no object per call). */
-  let queue: Array<A | B> = [];
+export function endOfTurn<A, B, C = void>(handle: (a: A, b: B, c: C) => void): (a: A, b: B, c: C) => void {
+  /** Flat triples: a, b, c, a, b, c… (one array, no object per call). */
+  let queue: Array<A | B | C> = [];
   const flush = () => {
     const calls = queue;
     queue = [];
-    for (let i = 0; i < calls.length; i += 2) handle(calls[i] as A, calls[i + 1] as B);
+    for (let i = 0; i < calls.length; i += 3) handle(calls[i] as A, calls[i + 1] as B, calls[i + 2] as C);
   };
-  return (a, b) => {
-    if (queue.push(a, b) === 2) setImmediate(flush);
+  return (a, b, c) => {
+    if (queue.push(a, b, c) === 3) setImmediate(flush);
   };
 }

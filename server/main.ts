@@ -17,7 +17,6 @@ import { createTokenMemory } from './auth/remembered-tokens.ts';
 import { createApiHandler } from './rest/handler.ts';
 import { OPERATIONS } from './operations/index.ts';
 import type { Operation } from './operations/operation.ts';
-import { API_BASE } from './paths.ts';
 import { endOfTurn } from './end-of-turn.ts';
 import { oauthRoutes } from './routes/oauth/index.ts';
 import { identityRoute } from './routes/identity.ts';
@@ -32,6 +31,7 @@ import { startMetricsListener } from './observability/listener.ts';
 import type { ReadinessDeps } from './observability/readiness.ts';
 import { createStoreState } from './observability/store-state.ts';
 import { createProbes } from './routes/health.ts';
+import { createRouteTable, type RouteKind, type RouteMatch, type Routed, type RouteTable } from './routes/table.ts';
 
 export interface StartOptions {
   store?: Store;
@@ -73,7 +73,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const clock = options.clock ?? Date.now;
   const operations = options.operations ?? OPERATIONS;
   // Metrics and readiness read the same state, once the store and the model exist.
-  const metrics = config.metrics ? createMetrics({ operations, state: () => state, clock }) : null;
+  const metrics = config.metrics ? createMetrics({ operations, routes: () => routes, state: () => state, clock }) : null;
   const storeState = createStoreState({ roundTrip: metrics?.redisRoundTrip });
   const store = options.store ?? (await createStore(config, { log, clock, observe: storeState.observe }));
   // What the caller passed in, the caller owns and closes; the rest is closed here, also when the start fails.
@@ -96,20 +96,31 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const deps: AppDeps = { config, log, store, tokens, model, clock, metrics, operations: metrics ? metrics.meterOperations(operations) : operations };
 
   const app = createApp(deps, [oauthRoutes, identityRoute, discoveryRoutes, mcpRoute], siteFallback(deps));
-  // The API is the hot path: it parses its own URL and catches its own errors, so it sits in
-  // front of the router (less CPU per request than routed through Polka),
-  // and answers at the end of the loop's I/O phase, with the other requests that phase read.
-  const api = endOfTurn(createApiHandler(deps));
-  const isApi = (url: string) => url.startsWith(API_BASE)
-    && (url.length === API_BASE.length || url[API_BASE.length] === '/' || url[API_BASE.length] === '?');
-  const refusedForHost = createHostCheck(createHostPolicy(config));
+  const routes: RouteTable = createRouteTable({ operations: deps.operations });
+  const web = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    try {
+      app.handler(req as never, res);
+    } catch (err) {
+      sendError(res, err, log);
+    }
+  };
   const probes = createProbes({ ...state, log });
+  // The API is the hot path: it is answered without the router, and at the end of the loop's
+  // I/O phase, with the other requests that phase read.
+  const api = endOfTurn(createApiHandler(deps));
+  const handlers: Record<RouteKind, (req: http.IncomingMessage, res: http.ServerResponse, route: RouteMatch) => void> = {
+    probe: probes, rest: api, mcp: web, oauth: web, identity: web, discovery: web, site: web,
+  };
+  const refusedForHost = createHostCheck(createHostPolicy(config));
   /** While draining, every answer (those in flight at the signal included) says `Connection: close`. */
-  class DrainingResponse<Req extends http.IncomingMessage = http.IncomingMessage> extends http.ServerResponse<Req> {
+  class DrainingResponse<Req extends http.IncomingMessage = http.IncomingMessage> extends http.ServerResponse<Req> implements Routed {
+    route: RouteMatch | null;
+
     // A constructor of its own: the implicit one spreads its arguments.
     constructor(req: Req, options?: object) {
       // @ts-expect-error Node passes its response options (highWaterMark…) as a second argument.
       super(req, options);
+      this.route = null;
     }
 
     // Not `...args`: a rest array per response is measurable on the hot path.
@@ -118,15 +129,24 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       return (super.writeHead as (...x: unknown[]) => this)(a, b, c);
     }
   }
+  /**
+   * An absolute-form target (`GET http://host/path`) is checked on its authority and turned to
+   * origin form by the Host check, then matched; probes answer only their origin-form path.
+   */
+  const absoluteForm = (req: http.IncomingMessage, res: DrainingResponse) => {
+    if (refusedForHost(req, res)) return;
+    const route = routes.match(req.url ?? '/');
+    res.route = route;
+    handlers[route.hostChecked ? route.kind : 'site'](req, res, route);
+  };
   const Response = metrics ? metrics.meter(DrainingResponse) : DrainingResponse;
   const server = http.createServer({ connectionsCheckingInterval: TIMEOUTS.checkMs, requireHostHeader: false, ServerResponse: Response }, (req, res) => {
-    if (probes(req, res) || refusedForHost(req, res)) return;
-    if (isApi(req.url ?? '/')) { api(req, res); return; }
-    try {
-      app.handler(req as never, res);
-    } catch (err) {
-      sendError(res, err, log);
-    }
+    const url = req.url ?? '/';
+    if (url.charCodeAt(0) !== 47 /* / */) { absoluteForm(req, res); return; }
+    const route = routes.match(url);
+    res.route = route;
+    if (route.hostChecked && refusedForHost(req, res)) return;
+    handlers[route.kind](req, res, route);
   });
   server.headersTimeout = TIMEOUTS.headersMs;
   server.requestTimeout = TIMEOUTS.requestMs;

@@ -26,6 +26,7 @@ const RULES: readonly [RegExp, Tier][] = [
   [/^test\/server\/pipeline\/input-cache\.test\.ts$/, 'unit'],
   [/^test\/server\/quota\/headers\.test\.ts$/, 'unit'],
   [/^test\/server\/read-model\/(binary-file|parts|url)\.test\.ts$/, 'unit'],
+  [/^test\/server\/routes\/table\.test\.ts$/, 'unit'],
   [/^test\/server\/rest\/query\.test\.ts$/, 'unit'],
   [/^test\/server\/search\/(analysis|analyze|bloom|cursor|excerpt|lru|memory|page-sets|page-stems|plain-text|rank|rust-sort|search|text-pack|word-answers)\.test\.ts$/, 'unit'],
   [/^test\/server\/stores\/(coalesce-hits|memory)\.test\.ts$/, 'unit'],

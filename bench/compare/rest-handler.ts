@@ -11,7 +11,10 @@ import { Bench } from 'tinybench';
 
 const [a, b] = process.argv.slice(2).map((p) => path.resolve(p));
 if (!a || !b) throw new Error('usage: rest-handler.ts <tree A> <tree B>');
-/** The tree's REST handler: rest/handler.ts, or routes/api/index.ts before it existed. */
+/**
+ * The tree's REST handler: rest/handler.ts, or routes/api/index.ts before it existed; given the
+ * front door's match where the tree has one (routes/table.ts), which it then pays for here.
+ */
 async function handlerOf(root: string, readModelDir: string, anonymousLimit = '1000000000') {
   const { parseConfig } = await import(`${root}/server/config.ts`);
   const { openModel } = await import(`${root}/server/read-model/holder.ts`);
@@ -25,7 +28,11 @@ async function handlerOf(root: string, readModelDir: string, anonymousLimit = '1
   const deps: any = { config, log, store, tokens: createTokenService({ store, config, clock: Date.now }), model, clock: Date.now };
   try {
     deps.operations = (await import(`${root}/server/operations/index.ts`)).OPERATIONS;
-    return (await import(`${root}/server/rest/handler.ts`)).createApiHandler(deps);
+    const handler = (await import(`${root}/server/rest/handler.ts`)).createApiHandler(deps);
+    const table = await import(`${root}/server/routes/table.ts`).catch(() => null);
+    if (table === null) return handler;
+    const routes = table.createRouteTable({ operations: deps.operations });
+    return (req: any, res: any) => handler(req, res, routes.match(req.url));
   } catch {
     return (await import(`${root}/server/routes/api/index.ts`)).createApiHandler(deps);
   }

@@ -18,10 +18,13 @@ import type { QuotaCounterDeps } from '../stores/fallback.ts';
 import { LIMITS } from '../auth/oauth-limits.ts';
 import type { ReadinessDeps } from './readiness.ts';
 import { createRequestMeter, type Meter } from './request-meter.ts';
+import type { RouteTable } from '../routes/table.ts';
 
 export interface MetricsOptions {
   /** The content operations served (their names bound the `operation` label). */
   operations: readonly Operation[];
+  /** The front door's table, once it exists (the request meter reads its labels). */
+  routes: () => RouteTable;
   /** What is read when scraped: the server's model, store state and quota counter, once they exist. */
   state: () => ReadinessDeps;
   /** Clock of the read model's age (ms since the epoch). */
@@ -70,6 +73,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
   const meter = createRequestMeter({
     registry,
     operations: options.operations,
+    routes: options.routes,
     answered: (transport, operation, status) => {
       if (transport !== 'web') return;
       if (status === 201 && operation === 'oauth_register') registrations.inc();

@@ -1,38 +1,25 @@
 /**
  * Counts every response of the main listener and times it from the moment Node made it to its
  * `end()`: `agentes_requests_total{transport,operation,status}` and
- * `agentes_request_duration_seconds{transport,operation}`. Label values are bounded: the content
- * operations by name, MCP's known methods, the named machine endpoints, and one value for
- * everything else (`site`, `unknown`, `other`), so no URL, client id or query becomes a label.
+ * `agentes_request_duration_seconds{transport,operation}`. Label values are bounded: the labels
+ * of the front door's table (routes/table.ts: the content operations by name, the named machine
+ * endpoints, `site`, `unknown`) and MCP's known methods (`other` for the rest), so no URL, client
+ * id or query becomes a label.
  *
- * Cost per response: a clock read at each end, one URL classification, a map lookup and a few
- * field increments; BENCHMARKS.md holds the metrics-on rows to the bare node:http baseline.
+ * Cost per response: a clock read at each end, a map lookup by the request's match and a few
+ * field increments.
  */
 import type http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Counter, type Metric, type Registry } from 'prom-client';
-import { DISCOVERY_PATHS } from '../discovery/links.ts';
 import type { Operation } from '../operations/operation.ts';
-import {
-  API_BASE, AUTHORIZE_PATH, HEALTH_PATH, IDENTITY_PATH, INTROSPECT_PATH, MCP_PATH, READY_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH,
-} from '../paths.ts';
+import type { RouteLabel, Routed, RouteTable } from '../routes/table.ts';
 import type { Labelled } from './operation-label.ts';
-import { memoize } from '../memo.ts';
-
-/** Request targets remembered with their cell (URLs of the site's pages come and go through it). */
-const TARGETS = 1024;
 
 /** MCP methods counted by name; tool calls are counted by tool. */
 const MCP_METHODS = [
   'initialize', 'ping', 'tools/list', 'resources/list', 'resources/read', 'resources/templates/list', 'server/discover',
   'notifications/initialized', 'notifications/cancelled', 'batch',
-];
-
-const WEB_PATHS: ReadonlyArray<readonly [string, string]> = [
-  [REGISTER_PATH, 'oauth_register'], [TOKEN_PATH, 'oauth_token'], [REVOKE_PATH, 'oauth_revoke'],
-  [INTROSPECT_PATH, 'oauth_introspect'], [AUTHORIZE_PATH, 'oauth_authorize'], [IDENTITY_PATH, 'agent_identity'],
-  [HEALTH_PATH, 'healthz'], [READY_PATH, 'readyz'],
-  ...Object.values(DISCOVERY_PATHS).filter((p) => p.startsWith('/')).map((p) => [p, 'discovery'] as const),
 ];
 
 /** Latency buckets, seconds: the API answers in tens of microseconds to a few milliseconds. */
@@ -41,6 +28,11 @@ const BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.0
 export interface RequestMeterOptions {
   registry: Registry;
   operations: readonly Operation[];
+  /**
+   * The front door's table: a response carries its request's match, except one answered before
+   * the match was made (a refused `Expect`, a Host refused on an absolute-form target).
+   */
+  routes: () => RouteTable;
   /** Told of every answer, with its labels (the metrics derive OAuth and quota counts from some). */
   answered?: (transport: string, operation: string, status: number) => void;
 }
@@ -83,10 +75,8 @@ export function createRequestMeter(options: RequestMeterOptions): Meter {
   });
   options.registry.registerMetric(histogramOf(cells) as unknown as Metric);
 
-  const restOps = new Map(options.operations.map((op) => [op.path, op.name]));
   const mcpOps = new Set([...options.operations.map((op) => op.name), ...MCP_METHODS]);
-  const webPaths = new Map(WEB_PATHS);
-  const { answered } = options;
+  const { answered, routes } = options;
 
   const cellOf = (transport: string, operation: string): Cell => {
     const key = transport + ' ' + operation;
@@ -98,28 +88,20 @@ export function createRequestMeter(options: RequestMeterOptions): Meter {
     return cell;
   };
   // Every operation's series are there from the start, at zero until it is called.
-  for (const name of restOps.values()) cellOf('rest', name);
+  for (const op of options.operations) cellOf('rest', op.name);
+  const byLabel = new Map<RouteLabel, Cell>();
 
-  const restOperation = (path: string): string => {
-    if (path.length <= API_BASE.length + 1 || path.charCodeAt(API_BASE.length) !== 47 /* / */) return 'unknown';
-    const end = path.charCodeAt(path.length - 1) === 47 ? path.length - 1 : path.length;
-    return restOps.get(path.slice(API_BASE.length + 1, end)) ?? 'unknown';
+  /** A label's cell, or null for MCP's, whose operation is in the body. */
+  const cellOfLabel = (label: RouteLabel): Cell | null => {
+    if (label.operation === null) return null;
+    let cell = byLabel.get(label);
+    if (cell === undefined) byLabel.set(label, cell = cellOf(label.transport, label.operation));
+    return cell;
   };
 
-  /** A request target's cell, or null for MCP's endpoint, whose operation is in the body. */
-  const cellOfTarget = memoize((url: string): Cell | null => {
-    const q = url.indexOf('?');
-    const path = q === -1 ? url : url.slice(0, q);
-    if (path.startsWith(API_BASE)) {
-      return cellOf('rest', restOperation(path));
-    }
-    if (path === MCP_PATH) return null;
-    return cellOf('web', webPaths.get(path) ?? (path.startsWith('/.well-known/') ? 'discovery' : 'site'));
-  }, TARGETS);
-
-  const record = (res: http.ServerResponse & Labelled) => {
+  const record = (res: http.ServerResponse & Labelled & Partial<Routed>) => {
     const seconds = (performance.now() - res.startedAt) / 1000;
-    let cell = cellOfTarget(res.req.url ?? '/');
+    let cell = cellOfLabel((res.route ?? routes().match(res.req.url ?? '/')).label);
     if (cell === null) cell = cellOf('mcp', res.operation === null ? 'none' : mcpOps.has(res.operation) ? res.operation : 'other');
     const status = res.statusCode;
     let i = 0;

@@ -3,7 +3,8 @@
  * (server/operations) and their pipeline (server/pipeline). Every request:
  *
  *   1. API-Version (+ deprecation headers when configured), CORS and `Vary` on every answer;
- *   2. the operation by path: unknown (or the bare base) → 404 `rest_no_route`; OPTIONS →
+ *   2. the operation, as the front door matched it (routes/table.ts): none (or the bare base) →
+ *      404 `rest_no_route`; OPTIONS →
  *      preflight 204; a method other than GET/HEAD → 405 `rest_method_not_allowed` with `Allow`;
  *   3. the bearer credential (auth/bearer.ts);
  *   4. the pipeline's steps (count, refuse, credential, access, input, run);
@@ -21,26 +22,18 @@ import { answerPreflight, API_METHODS, CORS_HEADERS } from '../http/cors.ts';
 import type { HeaderList } from '../http/header-list.ts';
 import { sendRepresentation, sendSerialized } from '../http/respond.ts';
 import { versionHeaderList } from '../api-headers.ts';
-import type { Operation } from '../operations/operation.ts';
 import { createPipeline, newCall, type Call, type Outcome } from '../pipeline/index.ts';
-import { API_BASE } from '../paths.ts';
 import { CACHE_PRIVATE, CACHE_PUBLIC } from '../http/cache-policy.ts';
 import { createCollector } from './collect.ts';
 import { parseQuery } from './query.ts';
-import { memoize } from '../memo.ts';
+import type { RouteMatch } from '../routes/table.ts';
 
 const VARY = 'Authorization, Accept-Encoding';
-/** Request targets remembered with their operation and query string. */
-const TARGETS = 1024;
 
-interface Target { op: Operation | undefined; search: string }
+/** The API as a plain Node request handler, given the request's match (its operation and query string). */
+export type ApiHandler = (req: IncomingMessage, res: ServerResponse, route: RouteMatch) => void;
 
-/**
- * The API as a plain Node request handler. It reads `req.url` itself (path and query), so it
- * serves the same whether Polka routes to it or a server mounts it in front of the router for
- * requests under API_BASE (which skips the router's generic URL and query parsing).
- */
-export function createApiHandler(deps: AppDeps): (req: IncomingMessage, res: ServerResponse) => void {
+export function createApiHandler(deps: AppDeps): ApiHandler {
   const collect = createCollector();
   const challenges = bearerChallenges(deps.config.siteUrl);
   const pipeline = createPipeline(deps, {
@@ -48,25 +41,11 @@ export function createApiHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     // The query string is parsed only for a call that gets as far as its input.
     collect: (op, raw) => collect(op, parseQuery(raw as string)),
   });
-  const operations = new Map<string, Operation>(deps.operations.map((op) => [op.path, op]));
   const noSuchOperation = noRoute(deps.operations.map((op) => op.path));
   /** Headers of every API answer: version (and deprecation), CORS, Vary. */
   const common: HeaderList = [...versionHeaderList(deps.config), ...CORS_HEADERS, 'Vary', VARY];
 
-  /** `/wp-json/agentes/v1/<path>` or `…/<path>/` → the operation; anything else is no route. */
-  const operationOf = (path: string): Operation | undefined => {
-    if (path.length <= API_BASE.length + 1 || !path.startsWith(API_BASE + '/')) return undefined;
-    const end = path.endsWith('/') ? path.length - 1 : path.length;
-    return operations.get(path.slice(API_BASE.length + 1, end));
-  };
-  /** A request target → its operation and query string, remembered: clients repeat their calls. */
-  const targetOf = memoize((url: string): Target => {
-    const q = url.indexOf('?');
-    return { op: operationOf(q === -1 ? url : url.slice(0, q)), search: q === -1 ? '' : url.slice(q + 1) };
-  }, TARGETS);
-
-  const handle = (req: IncomingMessage, res: ServerResponse, headers: HeaderList): void | Promise<void> => {
-    const { op, search } = targetOf(req.url ?? '/');
+  const handle = (req: IncomingMessage, res: ServerResponse, { op, search }: RouteMatch, headers: HeaderList): void | Promise<void> => {
     if (op === undefined) throw noSuchOperation;
     const method = req.method;
     if (method === 'OPTIONS') return answerPreflight(res, headers);
@@ -97,10 +76,10 @@ export function createApiHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
     sendError(res, err, deps.log, headers);
   };
 
-  return (req, res) => {
+  return (req, res, route) => {
     const headers = common.slice();
     try {
-      const done = handle(req, res, headers);
+      const done = handle(req, res, route, headers);
       if (done instanceof Promise) done.catch((err: unknown) => fail(res, headers, err));
     } catch (err) {
       fail(res, headers, err);
