@@ -3,23 +3,16 @@ import type { IncomingMessage } from 'node:http';
 import type { Credential } from '../auth/bearer.ts';
 import type { ApiError } from '../errors.ts';
 import type { HeaderList } from '../http/header-list.ts';
-import type { Access, Operation, OperationResult } from '../operations/operation.ts';
+import type { Access, OperationCore, OperationResult } from '../operations/operation.ts';
 import type { QuotaState } from '../quota/headers.ts';
 import type { LoadedModel } from '../read-model/types.ts';
 import type { PageResolver } from '../read-model/url.ts';
 
-/**
- * Who may make a call and whose window it counts on: an operation's access, or `client` for a
- * route that is no operation and takes a valid token of any scope, every call on its client's
- * window (/agent/identity).
- */
-export type Admission = Access | { kind: 'client' };
-
 export interface Call {
-  /** null for a request admitted without an operation (MCP's bad credential, /agent/identity). */
-  op: Operation | null;
-  /** The operation's access, a route's own, or null: counted on its IP's window, nothing required. */
-  access: Admission | null;
+  /** null for a request admitted without an operation (MCP's bad credential). */
+  op: OperationCore | null;
+  /** The operation's access, or null: counted on its IP's window, nothing required. */
+  access: Access | null;
   /** The HTTP request: its client address is the anonymous window's subject. */
   req: IncomingMessage;
   credential: Credential;
@@ -38,9 +31,8 @@ export interface Call {
 
 /** A call as an adapter starts it: nothing counted, checked or run yet. */
 export const newCall = (
-  op: Operation | null, req: IncomingMessage, credential: Credential, raw: unknown, headers: HeaderList = [],
-  access: Admission | null = op === null ? null : op.access,
-): Call => ({ op, access, req, credential, raw, headers, quota: null, input: null, model: null, resolvePage: null });
+  op: OperationCore | null, req: IncomingMessage, credential: Credential, raw: unknown, headers: HeaderList = [],
+): Call => ({ op, access: op === null ? null : op.access, req, credential, raw, headers, quota: null, input: null, model: null, resolvePage: null });
 
 /**
  * How a call ends when no step throws: the 429 of a used-up window (answered, not thrown: an

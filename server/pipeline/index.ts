@@ -6,19 +6,19 @@
 import type { AppDeps } from '../app.ts';
 import type { BearerChallenges } from '../auth/bearer.ts';
 import { createClientIpResolver } from '../net/client-ip.ts';
-import type { Operation } from '../operations/operation.ts';
+import type { OperationCore } from '../operations/operation.ts';
 import { createQuotaStep } from '../quota/ratelimit.ts';
 import { createPageResolver } from '../read-model/url.ts';
 import type { Call, Outcome } from './call.ts';
 import { runSteps } from './run.ts';
 import { createSteps } from './steps.ts';
 
-export { newCall, type Admission, type Call, type Outcome } from './call.ts';
+export { newCall, type Call, type Outcome } from './call.ts';
 
 export interface Wire {
   challenges: BearerChallenges;
   /** The call's parameters as plain values for the operation's schema. */
-  collect(op: Operation, raw: unknown): Record<string, unknown>;
+  collect(op: OperationCore, raw: unknown): Record<string, unknown>;
 }
 
 export interface Pipeline {
@@ -26,7 +26,7 @@ export interface Pipeline {
   call(call: Call): Outcome | Promise<Outcome>;
   /**
    * Counting, the credential and the call's access only, for a request without an operation (a
-   * bad credential refused before one is named, a route of its own): ends with the 429 or throws;
+   * bad credential refused before one is named, as MCP's is): ends with the 429 or throws;
    * undefined when admitted.
    */
   admit(call: Call): Outcome | undefined | Promise<Outcome | undefined>;

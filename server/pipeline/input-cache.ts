@@ -6,14 +6,14 @@
  * a failing one throws its 400 every time.
  */
 import { memoize } from '../memo.ts';
-import type { Operation } from '../operations/operation.ts';
+import type { OperationCore } from '../operations/operation.ts';
 
 const MAX_ENTRIES = 1024;
 
-export type InputParser = (op: Operation, raw: unknown) => Readonly<Record<string, unknown>>;
+export type InputParser = (op: OperationCore, raw: unknown) => Readonly<Record<string, unknown>>;
 
 export function cacheInputs(parse: InputParser): InputParser {
-  const byOperation = new Map<Operation, (raw: string) => Readonly<Record<string, unknown>>>();
+  const byOperation = new Map<OperationCore, (raw: string) => Readonly<Record<string, unknown>>>();
   return (op, raw) => {
     if (typeof raw !== 'string') return parse(op, raw);
     let inputOf = byOperation.get(op);

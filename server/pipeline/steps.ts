@@ -16,7 +16,7 @@
  * Each step answers at once when it can (memory store, no token) and returns a promise only when
  * it waits (Redis, a page of search results); see run.ts.
  */
-import type { Operation, OperationContext } from '../operations/operation.ts';
+import type { Access, OperationContext, OperationCore } from '../operations/operation.ts';
 import type { TokenInfo } from '../auth/types.ts';
 import type { BearerChallenges } from '../auth/bearer.ts';
 import type { QuotaStep } from '../quota/ratelimit.ts';
@@ -27,7 +27,7 @@ import { StoreUnavailableError } from '../stores/errors.ts';
 import { validateParams } from './params.ts';
 import { memoize } from '../memo.ts';
 import { cacheInputs } from './input-cache.ts';
-import type { Admission, Call, Outcome } from './call.ts';
+import type { Call, Outcome } from './call.ts';
 
 export type Step = (call: Call) => Outcome | undefined | Promise<Outcome | undefined>;
 
@@ -36,7 +36,7 @@ export interface StepDeps {
   clientIp(req: Call['req']): string;
   challenges: BearerChallenges;
   /** The wire format's parameters as plain values for the operation's schema (REST converts query strings). */
-  collect(op: Operation, raw: unknown): Record<string, unknown>;
+  collect(op: OperationCore, raw: unknown): Record<string, unknown>;
   model: ModelHolder;
   resolvePage: PageResolver;
 }
@@ -94,7 +94,7 @@ export function createSteps(deps: StepDeps) {
   return {
     /**
      * What a request goes through before an operation may run: the whole of it for a bad
-     * credential, and for a route that is no operation (its access checked too).
+     * credential refused before an operation is named.
      */
     admission: [count, unverified, refuse, credential, access] as const,
     /** Every step of an operation call. */
@@ -106,7 +106,7 @@ export function createSteps(deps: StepDeps) {
  * Whether a valid token puts a call on its client's window (`identificado`): always where a token
  * is required; on an open operation, only with the scope that raises it.
  */
-function identifies(access: Admission | null, token: TokenInfo): boolean {
+function identifies(access: Access | null, token: TokenInfo): boolean {
   if (access === null) return false;
   return access.kind !== 'open' || token.scope.includes(access.raisedBy);
 }

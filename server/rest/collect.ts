@@ -8,7 +8,7 @@
  */
 import { invalidParam } from '../errors.ts';
 import { inputProperties } from '../discovery/json-schema.ts';
-import type { Operation } from '../operations/operation.ts';
+import type { OperationCore } from '../operations/operation.ts';
 import { MALFORMED, type RawQuery } from './query.ts';
 
 const DIGITS = /^[0-9]{1,6}$/;
@@ -19,7 +19,7 @@ interface Shape {
   integers: Map<string, string>;
 }
 
-function shapeOf(op: Operation): Shape {
+function shapeOf(op: OperationCore): Shape {
   const integers = new Map<string, string>();
   for (const p of inputProperties(op.input)) {
     if (p.schema.type !== 'integer') continue;
@@ -31,8 +31,8 @@ function shapeOf(op: Operation): Shape {
   return { names: Object.keys(op.input.shape), integers };
 }
 
-export function createCollector(): (op: Operation, raw: unknown) => Record<string, unknown> {
-  const shapes = new WeakMap<Operation, Shape>();
+export function createCollector(): (op: OperationCore, raw: unknown) => Record<string, unknown> {
+  const shapes = new WeakMap<OperationCore, Shape>();
   return (op, raw) => {
     const query = raw as RawQuery;
     let shape = shapes.get(op);

@@ -61,6 +61,9 @@ export const GetCompanyInfoParams = z.object({
 
 export const GetQuotaParams = z.object({});
 
+/** /agent/identity takes no parameters; its query string is not read. */
+export const AgentIdentityParams = z.object({});
+
 export type SearchPagesInput = z.infer<typeof SearchPagesParams>;
 export type ReadPageInput = z.infer<typeof ReadPageParams>;
 export type GetCompanyInfoInput = z.infer<typeof GetCompanyInfoParams>;

@@ -98,6 +98,18 @@ export const QuotaSchema = z.object({
   reset_seconds: z.number().int(),
 });
 
+/**
+ * GET {site_url}/agent/identity: the contract names client_id, scope and quota; the other fields
+ * are this service's (README, /auth.md).
+ */
+export const IdentitySchema = z.object({
+  client_id: z.string(),
+  client_name: z.string().optional().describe('El nombre con que se registró el cliente, si dio uno'),
+  scope: z.string().describe('Los alcances del token, separados por espacios'),
+  token_expires_at: z.number().int().describe('Caducidad del token, en segundos desde epoch'),
+  quota: QuotaSchema.describe('La cuota del cliente, contando esta llamada'),
+});
+
 export const ErrorSchema = z.object({
   code: z.string().describe('Identificador estable del error'),
   message: z.string(),
@@ -113,4 +125,5 @@ export type Page = z.infer<typeof PageSchema>;
 export type Section = z.infer<typeof SectionSchema>;
 export type CompanyInfo = z.infer<typeof CompanyInfoSchema>;
 export type Quota = z.infer<typeof QuotaSchema>;
+export type Identity = z.infer<typeof IdentitySchema>;
 export type ApiErrorBody = z.infer<typeof ErrorSchema>;

@@ -7,13 +7,13 @@ import { cacheInputs } from '../../../server/pipeline/input-cache.ts';
 import { validateParams } from '../../../server/pipeline/params.ts';
 import { parseQuery } from '../../../server/rest/query.ts';
 import { createCollector } from '../../../server/rest/collect.ts';
-import type { Operation } from '../../../server/operations/operation.ts';
+import type { OperationCore } from '../../../server/operations/operation.ts';
 
 /** The REST wire's parsing, counted, behind the cache. */
 function restInputs() {
   const collect = createCollector();
   const parsed: string[] = [];
-  const inputOf = cacheInputs((op: Operation, raw: unknown) => {
+  const inputOf = cacheInputs((op: OperationCore, raw: unknown) => {
     parsed.push(typeof raw === 'string' ? raw : JSON.stringify(raw));
     return validateParams(op.input, typeof raw === 'string' ? collect(op, parseQuery(raw)) : raw as Record<string, unknown>);
   });

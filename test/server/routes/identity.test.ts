@@ -8,6 +8,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createClient } from 'redis';
+import { clientKey } from '../../../server/auth/clients.ts';
+import { IdentitySchema, QuotaSchema } from '../../../server/schemas/resources.ts';
 import { assertRateLimitHeaders } from '../../helpers/assertions.ts';
 import { request } from '../../helpers/http.ts';
 import { startRedis } from '../../helpers/redis.ts';
@@ -86,6 +88,23 @@ test('CORS: the preflight is the API\'s and every answer is readable cross-origi
       assert.is(res.headers['access-control-allow-origin'], '*', `${res.status}`);
       assert.match(String(res.headers['access-control-expose-headers']), /RateLimit-Remaining/);
     }
+  } finally {
+    await api.close();
+  }
+});
+
+test('the body is the operation\'s schema exactly: the registered name when there is one, no field beside the schema\'s', async () => {
+  const api = await startTestServer();
+  try {
+    await api.store.set(clientKey('client-named'), JSON.stringify({ client_id: 'client-named', client_name: 'Agente de prueba' }), 3600);
+    const named = await identity(api, (await api.tokens.issue('client-named', ['content:read', 'quota:read'])).access_token);
+    const unnamed = await identity(api, (await api.tokens.issue('client-unnamed', ['content:read'])).access_token);
+    const strict = IdentitySchema.strict().extend({ quota: QuotaSchema.strict() });
+    const body = strict.parse(named.json());
+    assert.is(body.client_name, 'Agente de prueba');
+    assert.is(body.scope, 'content:read quota:read');
+    assert.is(body.quota.used, 1);
+    assert.equal(Object.keys(strict.parse(unnamed.json())), ['client_id', 'scope', 'token_expires_at', 'quota'], 'no client_name when none was registered');
   } finally {
     await api.close();
   }
