@@ -31,7 +31,7 @@ import { startMetricsListener } from './observability/listener.ts';
 import type { ReadinessDeps } from './observability/readiness.ts';
 import { createStoreState } from './observability/store-state.ts';
 import { createProbes } from './routes/health.ts';
-import { createRouteTable, type RouteKind, type RouteMatch, type Routed, type RouteTable } from './routes/table.ts';
+import { createRouteTable, type RouteHandler, type RouteKind, type RouteMatch, type Routed, type RouteTable } from './routes/table.ts';
 
 export interface StartOptions {
   store?: Store;
@@ -108,7 +108,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // The API is the hot path: it is answered without the router, and at the end of the loop's
   // I/O phase, with the other requests that phase read.
   const api = endOfTurn(createApiHandler(deps));
-  const handlers: Record<RouteKind, (req: http.IncomingMessage, res: http.ServerResponse, route: RouteMatch) => void> = {
+  const handlers: Record<RouteKind, RouteHandler> = {
     probe: probes, rest: api, mcp: web, oauth: web, identity: web, discovery: web, site: web,
   };
   const refusedForHost = createHostCheck(createHostPolicy(config));

@@ -26,14 +26,12 @@ import { createPipeline, newCall, type Call, type Outcome } from '../pipeline/in
 import { CACHE_PRIVATE, CACHE_PUBLIC } from '../http/cache-policy.ts';
 import { createCollector } from './collect.ts';
 import { parseQuery } from './query.ts';
-import type { RouteMatch } from '../routes/table.ts';
+import type { RouteHandler, RouteMatch } from '../routes/table.ts';
 
 const VARY = 'Authorization, Accept-Encoding';
 
 /** The API as a plain Node request handler, given the request's match (its operation and query string). */
-export type ApiHandler = (req: IncomingMessage, res: ServerResponse, route: RouteMatch) => void;
-
-export function createApiHandler(deps: AppDeps): ApiHandler {
+export function createApiHandler(deps: AppDeps): RouteHandler {
   const collect = createCollector();
   const challenges = bearerChallenges(deps.config.siteUrl);
   const pipeline = createPipeline(deps, {

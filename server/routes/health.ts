@@ -4,20 +4,19 @@
  * (routes/table.ts): a load balancer or an orchestrator probes a process by its address, under a Host that
  * is none of the site's names.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log.ts';
 import { methodNotAllowed } from '../errors.ts';
 import { sendError } from '../http/error-response.ts';
 import { sendJson } from '../http/json.ts';
 import { readiness, type ReadinessDeps } from '../observability/readiness.ts';
 import { HEALTH_PATH } from '../paths.ts';
-import type { RouteMatch } from './table.ts';
+import type { RouteHandler } from './table.ts';
 
 const ALIVE = Buffer.from(JSON.stringify({ status: 'ok' }));
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
 /** The probes' handler, for a request the front door matched to a probe (routes/table.ts). */
-export function createProbes(deps: ReadinessDeps & { log: Logger }): (req: IncomingMessage, res: ServerResponse, route: RouteMatch) => void {
+export function createProbes(deps: ReadinessDeps & { log: Logger }): RouteHandler {
   return (req, res, { path }) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       sendError(res, methodNotAllowed('GET, HEAD'), deps.log, ['Cache-Control', 'no-store']);

@@ -9,6 +9,7 @@
  * (MCP, OAuth, identity, discovery, site) are Polka's (app.ts), which also answers a path's
  * variants (a trailing slash, another case) that are counted as `site` here.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DISCOVERY_PATHS } from '../discovery/links.ts';
 import type { Operation } from '../operations/operation.ts';
 import {
@@ -108,6 +109,9 @@ export function createRouteTable(options: { operations: readonly Operation[] }):
 
   return { entries, match };
 }
+
+/** What answers a kind of request, given its match. */
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse, route: RouteMatch) => void;
 
 /** A response that carries its request's match, set by main.ts before any handler runs. */
 export interface Routed {
