@@ -5,6 +5,7 @@ import type { MachineInfo } from './lib/machine.ts';
 import { fmt, mb, median, table } from './lib/stats.ts';
 import type { MicroReport } from './micro/run-micro.ts';
 import type { LargeReport } from './large/run-large.ts';
+import type { StartOptionsReport } from './start-options/run-start-options.ts';
 import type { Check } from './targets.ts';
 
 export interface Results {
@@ -14,6 +15,7 @@ export interface Results {
   micro?: MicroReport;
   build?: BuildReport;
   large?: LargeReport;
+  startOptions?: StartOptionsReport;
   checks: Check[];
   minutes: number;
 }
@@ -147,6 +149,19 @@ function largeSection(large: LargeReport): string {
   ].join('\n');
 }
 
+function startOptionsSection(r: StartOptionsReport): string {
+  const both = (bytes: readonly number[]) => bytes.map((b) => fmt(b / 1024 / 1024)).join(' / ');
+  return [
+    '## Start options',
+    '',
+    `Each variant ran as ${r.copies} servers on one read model (figures per server, MB), each taking the same mix of reads for ${r.seconds} s in each of ${r.rounds} rounds. `
+      + 'Memory read once idle (15 s) after the start and after the load. CPU per request: median, and its ratio to the start script\'s servers within each round (median over rounds).',
+    '',
+    table(['variant', 'RSS after start', 'RSS after the load', 'CPU µs / request', 'CPU ÷ start script', 'p99 ms'],
+      r.rows.map((row) => [row.variant, both(row.rssAtStart), both(row.rssAfterLoad), fmt(row.cpuUsPerRequest, 1), fmt(row.cpuRatio, 2), fmt(row.p99Ms, 2)])),
+  ].join('\n');
+}
+
 function checkSection(list: readonly Check[]): string {
   return [
     '### Targets',
@@ -165,6 +180,7 @@ export function renderReport(r: Results): string {
   if (r.micro) parts.push(microSection(r.micro));
   if (r.build) parts.push(buildSection(r.build));
   if (r.large) parts.push(largeSection(r.large));
+  if (r.startOptions) parts.push(startOptionsSection(r.startOptions));
   parts.push(checkSection(r.checks));
   return parts.join('\n\n') + '\n';
 }

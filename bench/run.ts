@@ -3,7 +3,8 @@
  * Sections: http (real server vs a bare node:http baseline, memory store and Redis), micro
  * (tinybench and per-call workloads of the hot functions), build (`npm run build`, and the
  * read-model stage on a generated large site), large (10,000- and 100,000-page sites: the build,
- * the server's start, memory, cold reads, search and a publish under load). Prints a Markdown report; `--check` exits 1 when a
+ * the server's start, memory, cold reads, search and a publish under load), start-options (each
+ * option `npm start` gives the server, alone and left out). Prints a Markdown report; `--check` exits 1 when a
  * figure misses its target, naming it. Not part of `npm test`.
  */
 import fs from 'node:fs/promises';
@@ -15,6 +16,7 @@ import { pickTool } from './http/load.ts';
 import { parseArgs, USAGE } from './lib/args.ts';
 import { loadNow, machineInfo } from './lib/machine.ts';
 import { runMicro, type MicroReport } from './micro/run-micro.ts';
+import { runStartOptions, type StartOptionsReport } from './start-options/run-start-options.ts';
 import { renderReport } from './report.ts';
 import { checks } from './targets.ts';
 
@@ -40,9 +42,10 @@ async function main(argv: string[]): Promise<number> {
   let micro: MicroReport | undefined;
   let build: BuildReport | undefined;
   let large: LargeReport | undefined;
+  let startOptions: StartOptionsReport | undefined;
   // Both load sections use one tool; autocannon runs in this process, beside the server on the
   // same cores, so its figures differ from wrk's (ratios closer to 1, latency tails longer).
-  const tool = args.sections.has('large') || args.sections.has('http') ? await pickTool(args.tool) : undefined;
+  const tool = args.sections.has('large') || args.sections.has('http') || args.sections.has('start-options') ? await pickTool(args.tool) : undefined;
   if (tool === 'autocannon' && !args.tool) log('wrk is not installed; using autocannon (costlier per request: ratios read closer to 1, latency tails longer — apt-get install wrk)');
   // The build section first: it creates many files, which on ext4 without a journal costs far
   // more soon after other files' deletion, and the sections before it would leave it theirs;
@@ -57,10 +60,14 @@ async function main(argv: string[]): Promise<number> {
     });
   }
 
+  if (tool && args.sections.has('start-options')) {
+    startOptions = await runStartOptions({ rounds: args.rounds, seconds: args.seconds, connections: args.connections, tool, log });
+  }
+
   machine.loadEnd = loadNow();
-  const list = checks({ http, micro, build, large });
+  const list = checks({ http, micro, build, large, startOptions });
   const report = renderReport({
-    machine, http, micro, build, large, checks: list,
+    machine, http, micro, build, large, startOptions, checks: list,
     command: ['npm run bench', ...(argv.length ? ['--', ...argv] : [])].join(' '),
     minutes: (performance.now() - started) / 60_000,
   });

@@ -10,6 +10,7 @@ import type { BuildReport } from './build/run-build.ts';
 import { METRICS_ON, type HttpReport, type HttpRow } from './http/run-http.ts';
 import type { LargeReport } from './large/run-large.ts';
 import type { MicroReport } from './micro/run-micro.ts';
+import type { StartOptionsReport } from './start-options/run-start-options.ts';
 
 export interface Check {
   name: string;
@@ -32,6 +33,8 @@ export const TARGETS = {
   searchP99Ms: 3,
   relevance: { top1: 0.9, top3: 0.97, groupTop1: 0.8 },
   serverRssBytes: 200 * MB,
+  /** With the start script's options ÷ with none, same run: the options must pay for themselves in memory, and cost little CPU. */
+  startOptions: { rssAfterLoad: 0.9, cpu: 1.1 },
   readModelMs: 60_000,
   readModelRssBytes: 1.5 * 1024 * MB,
   markdownPagesPerSecond: 200,
@@ -141,12 +144,25 @@ function largeChecks(large: LargeReport): Check[] {
   });
 }
 
-export function checks(results: { http?: HttpReport; micro?: MicroReport; build?: BuildReport; large?: LargeReport }): Check[] {
+function startOptionsChecks(r: StartOptionsReport): Check[] {
+  const row = (name: string) => r.rows.find((x) => x.variant === name);
+  const script = row('start script');
+  const none = row('none');
+  if (!script || !none) return [];
+  const mean = (xs: readonly number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
+  return [
+    atMost('RSS after the load, start script ÷ no options', mean(script.rssAfterLoad) / mean(none.rssAfterLoad), TARGETS.startOptions.rssAfterLoad),
+    atMost('CPU per request, start script ÷ no options', 1 / none.cpuRatio, TARGETS.startOptions.cpu),
+  ];
+}
+
+export function checks(results: { http?: HttpReport; micro?: MicroReport; build?: BuildReport; large?: LargeReport; startOptions?: StartOptionsReport }): Check[] {
   return [
     ...(results.http ? httpChecks(results.http) : []),
     ...(results.micro ? microChecks(results.micro) : []),
     ...(results.build ? buildChecks(results.build) : []),
     ...(results.large ? largeChecks(results.large) : []),
+    ...(results.startOptions ? startOptionsChecks(results.startOptions) : []),
   ];
 }
 

@@ -28,6 +28,8 @@ export interface LoadRequest {
    * one connection.
    */
   paths?: readonly string[];
+  /** Request targets taken in turn, round and round, for the whole run: a mix of reads. */
+  rotate?: readonly string[];
 }
 
 export interface LoadOptions {
@@ -85,7 +87,7 @@ async function loadWrk(origin: string, request: LoadRequest, opts: LoadOptions):
   const args = ['-t1', `-c${opts.connections}`, `-d${Math.max(1, Math.round(opts.seconds))}s`, '--latency', '--timeout', '10s'];
   for (const [name, value] of Object.entries(request.headers)) args.push('-H', `${name}: ${value}`);
   let script: string | undefined;
-  if (request.method !== 'GET' || request.body !== undefined || request.paths) {
+  if (request.method !== 'GET' || request.body !== undefined || request.paths || request.rotate) {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-wrk-'));
     script = path.join(dir, 'request.lua');
     let lua = `wrk.method = ${luaString(request.method)}\nwrk.body = ${luaString(request.body ?? '')}\n`;
@@ -102,6 +104,17 @@ async function loadWrk(origin: string, request: LoadRequest, opts: LoadOptions):
         'end',
         'response = function()',
         '  if i >= #paths then wrk.thread:stop() end',
+        'end',
+        '',
+      ].join('\n');
+    }
+    if (request.rotate) {
+      lua += [
+        `local paths = { ${request.rotate.map(luaString).join(', ')} }`,
+        'local i = 0',
+        'request = function()',
+        '  i = i % #paths + 1',
+        '  return wrk.format(nil, paths[i])',
         'end',
         '',
       ].join('\n');
@@ -140,6 +153,8 @@ async function loadAutocannon(origin: string, request: LoadRequest, opts: LoadOp
     headers: request.headers,
     ...(request.body === undefined ? {} : { body: request.body }),
     ...(request.paths ? { requests: request.paths.map((p) => ({ path: p })), amount: request.paths.length } : {}),
+    // autocannon goes round its request list on each connection.
+    ...(request.rotate ? { requests: request.rotate.map((p) => ({ path: p })) } : {}),
     connections: opts.connections,
     duration: opts.seconds,
     timeout: 10,

@@ -12,8 +12,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseConfig } from '../../server/config.ts';
-import { buildPath, readPointer } from '../../server/read-model/pointer.ts';
+import { longAndShort, snapshotReadModel } from '../lib/read-model-snapshot.ts';
 import { startRedis } from '../lib/redis.ts';
 import { bundleServer } from '../../scripts/bundle-server.ts';
 import { startBaseline, startServer, type Child } from '../lib/processes.ts';
@@ -110,24 +109,6 @@ const measured = (runs: ReadonlyArray<LoadResult & { cpuUsPerRequest: number }>)
   p99: median(runs.map((x) => x.p99)),
   cpuUsPerRequest: median(runs.map((x) => x.cpuUsPerRequest)),
 });
-
-/** Copies the current read-model build, so a build published meanwhile does not swap it mid-run. */
-async function snapshotReadModel(dir: string): Promise<{ dir: string; pagesDir: string }> {
-  const source = parseConfig().readModelDir;
-  const id = await readPointer(source);
-  if (id === null) throw new Error(`no read model in ${source}: run \`npm run build\` first`);
-  await fs.cp(buildPath(source, id), buildPath(dir, id), { recursive: true });
-  await fs.writeFile(path.join(dir, 'current'), JSON.stringify({ build_id: id }) + '\n');
-  return { dir, pagesDir: path.join(buildPath(dir, id), 'pages') };
-}
-
-/** Slugs of the longest and shortest pages (by their read-model JSON). */
-async function longAndShort(pagesDir: string): Promise<{ longSlug: string; shortSlug: string }> {
-  const files = await fs.readdir(pagesDir);
-  const sized = await Promise.all(files.map(async (f) => ({ slug: f.replace(/\.json$/, ''), size: (await fs.stat(path.join(pagesDir, f))).size })));
-  sized.sort((a, b) => a.size - b.size || (a.slug < b.slug ? -1 : 1));
-  return { longSlug: sized[sized.length - 1]!.slug, shortSlug: sized[0]!.slug };
-}
 
 export async function runHttp(opts: HttpOptions): Promise<HttpReport> {
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-bench-'));

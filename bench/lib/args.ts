@@ -24,7 +24,7 @@ export interface BenchArgs {
   quick: boolean;
 }
 
-export const SECTIONS = ['http', 'micro', 'build', 'large'] as const;
+export const SECTIONS = ['http', 'micro', 'build', 'large', 'start-options'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export const USAGE = `npm run bench -- [options]

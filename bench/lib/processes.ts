@@ -135,7 +135,10 @@ export async function startChild(name: string, entry: string, env: Record<string
  */
 const ENV_ASSIGNMENT = /^([A-Z_][A-Z0-9_]*)=(\S*)$/;
 
-function startScriptServe(): { env: Record<string, string>; options: string[] } {
+/** The environment `npm start` sets for the server and the Node options it passes. */
+export interface StartScript { env: Record<string, string>; options: string[] }
+
+export function startScript(): StartScript {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const serve = pkg.scripts.start.split('&&').pop()!.trim().split(/\s+/);
   const env: Record<string, string> = {};
@@ -150,16 +153,16 @@ function startScriptServe(): { env: Record<string, string>; options: string[] } 
   return { env, options: serve.slice(1, -1) };
 }
 
-export const startScriptNodeOptions = (): string[] => startScriptServe().options;
-export const startScriptEnv = (): Record<string, string> => startScriptServe().env;
+export const startScriptNodeOptions = (): string[] => startScript().options;
+export const startScriptEnv = (): Record<string, string> => startScript().env;
 
 /**
  * The real server — the bundle `bundleServer` (scripts/bundle-server.ts) wrote, as `npm start`
  * does first — with the start script's environment and Node options, quiet, on an ephemeral loopback port. `nodeArgs` are added (e.g. `--cpu-prof --cpu-prof-dir=…`: a
- * profile is written when the server exits).
+ * profile is written when the server exits). `serve` replaces the start script's own environment
+ * and options (the start-options section varies them).
  */
-export function startServer(name: string, env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<Child> {
-  const serve = startScriptServe();
+export function startServer(name: string, env: Record<string, string>, nodeArgs: readonly string[] = [], serve: StartScript = startScript()): Promise<Child> {
   return startChild(name, SERVER_BUNDLE, { ...serve.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
     [...serve.options, ...nodeArgs]);
 }
