@@ -72,6 +72,8 @@ interface Server { checkout: Checkout; endpoint: Endpoint; started: StartedServe
 
 const checkouts: Checkout[] = [];
 const servers: Server[] = [];
+// An interrupted run (its servers are stopped by commit-server.ts) leaves no worktree behind either.
+process.once('exit', () => { if (!opts.keep) for (const co of checkouts) co.remove(); });
 let exitCode = 1;
 try {
   for (const [i, ref] of positionals.entries()) checkouts.push(checkout(ROOT, ref, runDir, `checkout-${'ab'[i]}`));

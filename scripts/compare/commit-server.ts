@@ -18,10 +18,16 @@ export interface Checkout {
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
-/** Only what npm and Node need from the caller's environment: no REDIS_URL or SITE_URL of its own leaks in. */
+/**
+ * The server's own settings (README, "Configuration") and what changes how Node runs: never taken
+ * from the caller's environment, so both servers get exactly the configuration given.
+ */
+const SERVER_SETTINGS = /^(?:PORT|HOST|SITE_URL|ALLOWED_HOSTS|REDIS_\w+|KEY_PREFIX|TRUST_PROXY|RATE_LIMIT_\w+|READ_PAGE_\w+|READ_MODEL_\w+|DIST_DIR|API_\w+|CURSOR_SECRET|LOG_LEVEL|METRICS_\w+|NODE_OPTIONS|TEST_\w+)$/;
+
+/** The caller's environment (npm's registry and certificates) less the server's settings. */
 export function baseEnv(): Record<string, string> {
-  const keep = ['HOME', 'TMPDIR', 'LANG', 'USER', 'CHROMIUM_PATH'];
-  const env: Record<string, string> = Object.fromEntries(keep.flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !SERVER_SETTINGS.test(k)) env[k] = v;
   // The Node running this script first, as `. scripts/node.sh` would put it.
   env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`;
   return env;
@@ -42,7 +48,12 @@ export function checkout(repo: string, ref: string, parent: string, name: string
   const sha = git(repo, 'rev-parse', '--verify', `${ref}^{commit}`);
   const dir = path.join(parent, name);
   git(repo, 'worktree', 'add', '--detach', dir, sha);
-  const remove = () => { git(repo, 'worktree', 'remove', '--force', dir); };
+  let removed = false;
+  const remove = () => {
+    if (removed) return;
+    removed = true;
+    git(repo, 'worktree', 'remove', '--force', dir);
+  };
   try {
     const same = ['package.json', 'package-lock.json'].every((f) => {
       const theirs = fs.readFileSync(path.join(dir, f), 'utf8');
@@ -73,6 +84,19 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The process groups started here and not yet stopped: an interrupted or failed run stops them
+ * on its way out (in their own groups, they do not hear the terminal's Ctrl-C).
+ */
+const running = new Set<number>();
+let hooked = false;
+function stopAllOnExit(): void {
+  if (hooked) return;
+  hooked = true;
+  process.once('exit', () => { for (const pgid of running) { try { process.kill(-pgid, 'SIGTERM'); } catch { /* gone */ } } });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+}
+
 export interface StartedServer {
   stop(): Promise<void>;
 }
@@ -85,7 +109,9 @@ export function npmStart(dir: string, env: Record<string, string>, logFile: stri
   const log = fs.openSync(logFile, 'a');
   // A process group of its own: npm, its shell and the server are stopped together.
   const child = spawn('npm', ['start', '--silent'], { cwd: dir, env: { ...baseEnv(), ...env }, detached: true, stdio: ['ignore', log, 'pipe'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  stopAllOnExit();
+  running.add(child.pid!);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => { running.delete(child.pid!); resolve(); }));
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       try { process.kill(-child.pid!, 'SIGTERM'); } catch { /* already gone */ }
