@@ -109,8 +109,14 @@ try {
     for (let r = 0; r < (spec.repeat ?? 1); r++) {
       const answers: Recorded[] = [];
       for (const s of servers) {
-        const req = concrete(spec, s.captured);
-        const res = await send(s.endpoint, req).catch((err: NodeJS.ErrnoException): Recorded => ({ status: 0, statusText: `no answer: ${err.code ?? err.message}`, headers: [], body: Buffer.alloc(0) }));
+        // A value this server never gave (an answer without that field) makes the request unsendable: a difference, not a stop.
+        const failed = (why: string): Recorded => ({ status: 0, statusText: why, headers: [], body: Buffer.alloc(0) });
+        let res: Recorded;
+        try {
+          res = await send(s.endpoint, concrete(spec, s.captured)).catch((err: NodeJS.ErrnoException) => failed(`no answer: ${err.code ?? err.message}`));
+        } catch (err) {
+          res = failed(`not sent: ${(err as Error).message}`);
+        }
         capture(spec, res, decodedBody(res), s.captured);
         answers.push(res);
       }

@@ -16,12 +16,16 @@ const FOLLOW_BODY = new Set(['etag', 'content-length']);
 
 const show = (s: string) => JSON.stringify(s.length > 160 ? `${s.slice(0, 160)}…` : s);
 
-/** Where two texts first differ, with some context. */
+/**
+ * Where two bodies first differ, with some context. They are compared as latin1 text, one
+ * character per byte, so that no byte is lost to decoding; the context is shown as UTF-8.
+ */
 function firstDifference(a: string, b: string): string {
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   const from = Math.max(0, i - 40);
-  return `at character ${i} (lengths ${a.length}, ${b.length}): ${show(a.slice(from, i + 80))} vs ${show(b.slice(from, i + 80))}`;
+  const context = (s: string) => show(Buffer.from(s.slice(from, i + 80), 'latin1').toString('utf8'));
+  return `at byte ${i} (lengths ${a.length}, ${b.length}): ${context(a)} vs ${context(b)}`;
 }
 
 /** Empty when the answers are the same up to normalise.ts; one line per difference otherwise. */

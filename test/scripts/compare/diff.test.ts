@@ -29,7 +29,7 @@ test('status, header value, header order and body bytes are each reported', () =
   assert.equal(diff(side(answer()), side(other)), ['header Content-Type: "application/json" vs "text/plain"']);
   const swapped = answer({ headers: [['Date', 'x'], ['RateLimit-Reset', '3600'], ['Content-Type', 'application/json']] });
   assert.match(diff(side(answer()), side(swapped))[0]!, /^header names or order/);
-  assert.match(diff(side(answer()), side(answer({ body: Buffer.from('{"a":2}') })))[0]!, /^body at character 5/);
+  assert.match(diff(side(answer()), side(answer({ body: Buffer.from('{"a":2}') })))[0]!, /^body at byte 5/);
 });
 
 test('a random value is the same under its name wherever it is echoed, with the ETag and length it changes', () => {
