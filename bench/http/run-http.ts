@@ -13,7 +13,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseConfig } from '../../server/config.ts';
-import { buildPath, readPointer } from '../../server/read-model/pointer.ts';
+import { buildPath, readPointer } from '../../formats/read-model/pointer.ts';
 import { startRedis } from '../lib/redis.ts';
 import { bundleServer } from '../../scripts/bundle-server.ts';
 import { startBaseline, startServer, type Child } from '../lib/processes.ts';

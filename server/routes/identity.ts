@@ -28,7 +28,7 @@ import { answerPreflight, CORS_HEADERS } from '../http/cors.ts';
 import type { HeaderList } from '../http/header-list.ts';
 import { bearerChallenges, readCredential } from '../auth/bearer.ts';
 import { versionHeaderList } from '../api-headers.ts';
-import type { Quota } from '../schemas/resources.ts';
+import type { Quota } from '../../formats/schemas/resources.ts';
 import type { Store } from '../stores/types.ts';
 import { quotaResource } from '../operations/get-quota.ts';
 import { createPipeline, newCall, type Admission } from '../pipeline/index.ts';
