@@ -3,10 +3,10 @@ import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import sitemap from '@astrojs/sitemap';
 import { unified } from '@astrojs/markdown-remark';
-import { siteUrlFrom } from './server/config.ts';
+import { siteUrlFrom } from './formats/settings.ts';
 import { rehypeScrollTables } from './src/lib/rehype-scroll-tables.ts';
 
-// SITE_URL, read as the server and the read-model build read it (server/config.ts).
+// SITE_URL, read as the server and the read-model build read it (formats/settings.ts).
 const site = siteUrlFrom(process.env);
 
 export default defineConfig({

@@ -3,7 +3,7 @@
  * progress and a summary. On failure it prints one line naming the stage and page, and exits 1;
  * the published read model is left as it was.
  *
- * Environment: SITE_URL (canonical origin), DIST_DIR, READ_MODEL_DIR (see server/config.ts).
+ * Environment: SITE_URL (canonical origin), DIST_DIR, READ_MODEL_DIR (see formats/settings.ts).
  * `--skip-astro` reuses the site already in dist/client.
  */
 import path from 'node:path';

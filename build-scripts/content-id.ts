@@ -9,9 +9,9 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { READ_MODEL_SCHEMA_VERSION, type ReadModelPage } from '../server/schemas/read-model.ts';
-import { COMPANY_SECTIONS, type CompanyInfo, type CompanySection } from '../server/schemas/resources.ts';
-import { LEXICON_FILE, PAGEFIND_DIR } from '../server/search/sidecar.ts';
+import { READ_MODEL_SCHEMA_VERSION, type ReadModelPage } from '../formats/schemas/read-model.ts';
+import { COMPANY_SECTIONS, type CompanyInfo, type CompanySection } from '../formats/schemas/resources.ts';
+import { LEXICON_FILE, PAGEFIND_DIR } from '../formats/search/sidecar.ts';
 import { byPath } from './page-index.ts';
 
 const PAGEFIND_ENTRY = 'pagefind-entry.json';

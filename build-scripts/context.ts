@@ -1,11 +1,11 @@
 /** What the stages share while one build runs. */
 import type { Dirent } from 'node:fs';
-import type { ReadModelPage } from '../server/schemas/read-model.ts';
+import type { ReadModelPage } from '../formats/schemas/read-model.ts';
 import type { PageRead, PageReadTask } from './tasks/page-read.ts';
 import type { SessionResult, SessionTask } from './pagefind/search-index.ts';
 import type { PackCheckTask, PackProblem } from './stages/validate.ts';
 import type { SpillRef, TextSpill } from './text-spill.ts';
-import type { AnswersMaker } from '../server/search/word-answers.ts';
+import type { AnswersMaker } from '../formats/search/word-answers.ts';
 import type { PostingsMaker } from './pagefind/postings-parts.ts';
 
 /** The build's worker threads (tasks/worker.ts), as the stages use them. */

@@ -8,7 +8,7 @@
 import fs from 'node:fs/promises';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { LOCK_FILE, lockOwner, ownerName, pidIn } from '../server/read-model/build-lock.ts';
+import { LOCK_FILE, lockOwner, ownerName, pidIn } from '../formats/read-model/build-lock.ts';
 import { BuildError } from './errors.ts';
 
 const ATTEMPTS = 5;

@@ -1,6 +1,6 @@
 /** The manifest of one read-model build: what it holds and how long each stage took. */
-import { ManifestSchema, READ_MODEL_SCHEMA_VERSION, type Manifest, type ReadModelPage } from '../server/schemas/read-model.ts';
-import { COMPANY_SECTIONS } from '../server/schemas/resources.ts';
+import { ManifestSchema, READ_MODEL_SCHEMA_VERSION, type Manifest, type ReadModelPage } from '../formats/schemas/read-model.ts';
+import { COMPANY_SECTIONS } from '../formats/schemas/resources.ts';
 
 export function createManifest(opts: {
   buildId: string;

@@ -1,16 +1,16 @@
 /**
- * The page files of a build as a server reads them (server/schemas/read-model.ts): every page's
+ * The page files of a build as a server reads them (formats/schemas/read-model.ts): every page's
  * JSON once more, back to back, in `pages.pack`, and `pages.idx`, the page index sorted by path
- * (server/read-model/page-index.ts), naming where each page's JSON lies in the pack. A server
+ * (formats/read-model/page-index.ts), naming where each page's JSON lies in the pack. A server
  * loads the index alone and keeps the pack open: one descriptor per build whatever its size, and
  * a pruned build's pages stay readable to a server still holding it.
  */
 import fs from 'node:fs';
 import type { z } from 'zod';
 import path from 'node:path';
-import { PAGE_INDEX_FILE, PAGE_PACK_FILE, PageIndexHeadSchema, type PageIndexEntry, type ReadModelPage } from '../server/schemas/read-model.ts';
-import { encodeStrings, writeBinaryFile } from '../server/read-model/binary-file.ts';
-import { HASH_BYTES, PAGE_INDEX_KIND, PAGE_SECTIONS } from '../server/read-model/page-index.ts';
+import { PAGE_INDEX_FILE, PAGE_PACK_FILE, PageIndexHeadSchema, type PageIndexEntry, type ReadModelPage } from '../formats/schemas/read-model.ts';
+import { encodeStrings, writeBinaryFile } from '../formats/read-model/binary-file.ts';
+import { HASH_BYTES, PAGE_INDEX_KIND, PAGE_SECTIONS } from '../formats/read-model/page-index.ts';
 
 /** Where a page's JSON lies in the pack. */
 export interface PackedAt { offset: number; length: number }

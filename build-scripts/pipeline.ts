@@ -16,10 +16,10 @@
 import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ROOT, parseConfig, parseSiteUrl } from '../server/config.ts';
-import { buildPath, BUILDS_DIR } from '../server/read-model/pointer.ts';
-import type { Manifest } from '../server/schemas/read-model.ts';
-import { COMPANY_SECTIONS } from '../server/schemas/resources.ts';
+import { distDirFrom, parseSiteUrl, readModelDirFrom, ROOT, siteUrlFrom } from '../formats/settings.ts';
+import { buildPath, BUILDS_DIR } from '../formats/read-model/pointer.ts';
+import type { Manifest } from '../formats/schemas/read-model.ts';
+import { COMPANY_SECTIONS } from '../formats/schemas/resources.ts';
 import { newBuildId } from './build-id.ts';
 import { contentId } from './content-id.ts';
 import type { BuildContext, ProgressEvent } from './context.ts';
@@ -97,17 +97,16 @@ const SITE_LISTING_USERS = 2;
 const SPILL_FILE = '.markdown.spill';
 
 function resolveOptions(options: BuildOptions) {
-  let config: ReturnType<typeof parseConfig>;
   let siteUrl: string;
   try {
-    config = parseConfig();
-    siteUrl = options.siteUrl === undefined ? config.siteUrl : parseSiteUrl(options.siteUrl);
+    const fromEnv = siteUrlFrom(process.env);
+    siteUrl = options.siteUrl === undefined ? fromEnv : parseSiteUrl(options.siteUrl);
   } catch (err) {
     throw new BuildError('start', undefined, messageOf(err));
   }
   return {
-    distDir: path.resolve(options.distDir ?? path.join(config.distDir, 'client')),
-    outDir: path.resolve(options.outDir ?? config.readModelDir),
+    distDir: path.resolve(options.distDir ?? path.join(distDirFrom(process.env), 'client')),
+    outDir: path.resolve(options.outDir ?? readModelDirFrom(process.env)),
     siteUrl,
     contentDir: path.resolve(options.contentDir ?? path.join(ROOT, 'src', 'content')),
     root: path.resolve(options.root ?? ROOT),

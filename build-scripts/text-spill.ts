@@ -6,7 +6,7 @@
  * just written is still in the page cache, so reading it back costs a copy, not the disk.
  */
 import fs from 'node:fs';
-import { readAt } from '../server/read-model/read-at.ts';
+import { readAt } from '../formats/read-model/read-at.ts';
 
 /** Where one text lies in the spill file. */
 export interface SpillRef { offset: number; length: number }

@@ -10,7 +10,7 @@ import { createPool, defaultPoolSize, type Pool } from './pool/pool.ts';
 import type { PageRead } from './tasks/page-read.ts';
 import type { SessionResult } from './pagefind/search-index.ts';
 import type { PackProblem } from './stages/validate.ts';
-import type { AnswersMade } from '../server/search/word-answers.ts';
+import type { AnswersMade } from '../formats/search/word-answers.ts';
 import type { PostingsResult } from './pagefind/postings-parts.ts';
 
 const SCRIPT = new URL('./tasks/worker.ts', import.meta.url);

@@ -6,37 +6,15 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { brotliOptions, COMPRESS_MIN_BYTES } from '../formats/brotli-settings.ts';
 import type { Representation, Variant } from './read-model/types.ts';
 import { createLimiter } from './read-model/file-pressure.ts';
 import { ownBytes } from './own-bytes.ts';
-
-/** Below this, compression saves less than a TCP segment and costs a round of CPU. */
-export const COMPRESS_MIN_BYTES = 1024;
 
 export type Encoding = 'br' | 'gzip';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
-
-/**
- * Brotli quality 9 for stored bodies: near-maximal ratio on Markdown, paid once per body; 5 per
- * request.
- * The window is sized to the body (the default, 4 MB, is allocated and cleared by every
- * encoder): the output is the same for a body that fits, and a per-request encoder costs far less.
- */
-export const brotliOptions = (quality: number, size: number): zlib.BrotliOptions => ({
-  params: {
-    [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
-    [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-    [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size,
-    [zlib.constants.BROTLI_PARAM_LGWIN]: brotliWindowBits(size),
-  },
-});
-
-/** The smallest brotli window (log2 bytes) that holds `size` bytes, within brotli's limits. */
-export function brotliWindowBits(size: number): number {
-  return Math.min(zlib.constants.BROTLI_MAX_WINDOW_BITS, Math.max(zlib.constants.BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(size + 1))));
-}
 
 /**
  * Representations compressed at once. Many cold pages asked for together would otherwise keep
@@ -52,7 +30,10 @@ export function strongEtag(body: Buffer | string): string {
 
 export const variantEtag = (etag: string, enc: Encoding): string => etag.slice(0, -1) + '-' + (enc === 'br' ? 'br' : 'gzip') + '"';
 
-/** The settings of the stored encodings (made once per body and kept). */
+/**
+ * The settings of the stored encodings, made once per body and kept: brotli 9, near-maximal on
+ * Markdown, paid once per body (a per-request body gets 5).
+ */
 const storedBrotli = (body: Buffer) => brotliOptions(9, body.length);
 const STORED_GZIP: zlib.ZlibOptions = { level: 9 };
 

@@ -1,24 +1,11 @@
 /** Configuration, parsed once from the environment. Everything else receives a Config. */
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { DEFAULT_PORT, distDirFrom, envInt as int, readModelDirFrom, siteUrlFrom, type Env } from '../formats/settings.ts';
 import { parseAllowedHosts } from './net/host.ts';
 import { parseTrustList } from './net/ip.ts';
 import { API_BASE } from './paths.ts';
 
-/**
- * The project folder: the nearest one above this module holding package.json. Found rather than
- * fixed, because this module runs from `server/` (tsx) and from the production bundle in
- * `var/server/` (scripts/bundle-server.ts).
- */
-export const ROOT = findRoot(path.dirname(fileURLToPath(import.meta.url)));
-
-function findRoot(from: string): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
-    if (path.dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
-  }
-}
+// The settings the build reads too live in formats/; the server's users find them here as well.
+export { DEFAULT_PORT, DEFAULT_SITE_URL, parseSiteUrl, ROOT, siteUrlFrom } from '../formats/settings.ts';
 
 export interface Config {
   port: number;
@@ -79,16 +66,6 @@ export interface RedisSentinelConfig {
   password: string | undefined;
 }
 
-type Env = Record<string, string | undefined>;
-
-function int(env: Env, name: string, fallback: number, min = 1): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
-  return n;
-}
-
 /** A full ISO 8601 date, with or without a time (`2027-03-01`, `2027-03-01T00:00:00Z`): `1` is not one. */
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 
@@ -98,33 +75,6 @@ function date(env: Env, name: string): Date | null {
   const d = new Date(raw);
   if (!ISO_DATE.test(raw) || Number.isNaN(d.getTime())) throw new Error(`${name} must be a full ISO 8601 date (2027-03-01 or 2027-03-01T00:00:00Z), got "${raw}"`);
   return d;
-}
-
-export const DEFAULT_PORT = 4321;
-export const DEFAULT_SITE_URL = `http://localhost:${DEFAULT_PORT}`;
-
-/**
- * SITE_URL, the public identity of the site (canonical links, API URLs; not the address the
- * server listens on): an origin, no path. The server, the build and the Astro config all read it
- * through this one function.
- */
-export function parseSiteUrl(raw: string | undefined): string {
-  const value = (raw || DEFAULT_SITE_URL).replace(/\/+$/, '');
-  let url: URL;
-  try { url = new URL(value); } catch { throw new Error(`SITE_URL must be an absolute URL, got "${value}"`); }
-  if (url.pathname !== '/' || url.search || url.hash) throw new Error(`SITE_URL must be an origin without a path, got "${value}"`);
-  return url.origin;
-}
-
-/**
- * SITE_URL, or when it is unset the local address on PORT, so that a server started on another
- * port names itself where it answers (OAuth's resource and issuer must match what clients call).
- * PORT 0 (any free port) cannot be named in advance: the default port stands then.
- */
-export function siteUrlFrom(env: Env): string {
-  if (env.SITE_URL) return parseSiteUrl(env.SITE_URL);
-  const port = int(env, 'PORT', DEFAULT_PORT, 0);
-  return parseSiteUrl(`http://localhost:${port === 0 ? DEFAULT_PORT : port}`);
 }
 
 /** A URL as it may be printed: its user and password replaced, whether it parses or not. */
@@ -249,11 +199,11 @@ export function parseConfig(env: Env = process.env): Config {
       windowSeconds: int(env, 'RATE_LIMIT_WINDOW', 60),
     },
     readPageMaxChars: int(env, 'READ_PAGE_MAX_CHARS', 20000, 1000),
-    readModelDir: path.resolve(ROOT, env.READ_MODEL_DIR || 'var/read-model'),
+    readModelDir: readModelDirFrom(env),
     cursorSecret: cursorSecret(env),
     readModelCacheBytes: int(env, 'READ_MODEL_CACHE_MB', 64, 0) * 1024 * 1024,
     readModelWatch: watch === 'on',
-    distDir: path.resolve(ROOT, env.DIST_DIR || 'dist'),
+    distDir: distDirFrom(env),
     deprecation: deprecatedAt && sunsetAt ? { deprecatedAt, sunsetAt } : null,
     logLevel,
     metrics: env.METRICS_PORT ? { port: int(env, 'METRICS_PORT', 0, 0), host: env.METRICS_HOST || '127.0.0.1' } : null,

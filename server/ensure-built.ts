@@ -10,9 +10,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { ROOT, type Config } from './config.ts';
-import { BUILDS_DIR, POINTER_FILE } from './read-model/pointer.ts';
-import { lockOwner, ownerName } from './read-model/build-lock.ts';
-import { PointerSchema, READ_MODEL_SCHEMA_VERSION } from './schemas/read-model.ts';
+import { BUILDS_DIR, POINTER_FILE } from '../formats/read-model/pointer.ts';
+import { lockOwner, ownerName } from '../formats/read-model/build-lock.ts';
+import { PointerSchema, READ_MODEL_SCHEMA_VERSION } from '../formats/schemas/read-model.ts';
 
 /** The current read-model build exists and is of this code's format. */
 export function readModelUsable(readModelDir: string): boolean {

@@ -26,7 +26,7 @@
 import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
-import { CITY_SLUGS } from '../server/schemas/cities.ts';
+import { CITY_SLUGS } from '../formats/schemas/cities.ts';
 import servicesData from './content/services.json';
 
 /** Climate and housing traits a city can have; services explain what each means for their trade. */

@@ -26,10 +26,13 @@ const RULES: readonly [RegExp, Tier][] = [
   [/^test\/server\/net\/client-ip\.test\.ts$/, 'unit'],
   [/^test\/server\/pipeline\/input-cache\.test\.ts$/, 'unit'],
   [/^test\/server\/quota\/headers\.test\.ts$/, 'unit'],
-  [/^test\/server\/read-model\/(binary-file|parts|url)\.test\.ts$/, 'unit'],
   [/^test\/server\/routes\/table\.test\.ts$/, 'unit'],
+  [/^test\/formats\/import-direction\.test\.ts$/, 'unit'],
+  [/^test\/formats\/read-model\/binary-file\.test\.ts$/, 'unit'],
+  [/^test\/formats\/search\/(bloom|lru|page-stems|plain-text|rust-sort|word-answers)\.test\.ts$/, 'unit'],
+  [/^test\/server\/read-model\/(parts|url)\.test\.ts$/, 'unit'],
   [/^test\/server\/rest\/query\.test\.ts$/, 'unit'],
-  [/^test\/server\/search\/(analysis|analyze|bloom|cursor|excerpt|lru|memory|page-sets|page-stems|plain-text|rank|rust-sort|search|text-pack|word-answers)\.test\.ts$/, 'unit'],
+  [/^test\/server\/search\/(analysis|analyze|cursor|excerpt|memory|page-sets|rank|search|text-pack)\.test\.ts$/, 'unit'],
   [/^test\/server\/stores\/(coalesce-hits|memory)\.test\.ts$/, 'unit'],
 ];
 

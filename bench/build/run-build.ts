@@ -15,7 +15,7 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../../server/config.ts';
-import { currentBuildDir } from '../../server/read-model/pointer.ts';
+import { currentBuildDir } from '../../formats/read-model/pointer.ts';
 import { treeRss } from '../lib/processes.ts';
 import { generateSite } from './generate-site.ts';
 

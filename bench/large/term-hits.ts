@@ -5,7 +5,7 @@
  * call, which reads the words' heads, and the calls after), in milliseconds.
  */
 import { performance } from 'node:perf_hooks';
-import { openPostingsSearch } from '../../server/search/postings-search.ts';
+import { openPostingsSearch } from '../../formats/search/postings-search.ts';
 
 const [dir, ...asked] = process.argv.slice(2);
 if (!dir) throw new Error('usage: term-hits.ts <build>/search [terms…]');

@@ -5,7 +5,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parseConfig } from '../../server/config.ts';
-import { buildPath, readPointer } from '../../server/read-model/pointer.ts';
+import { buildPath, readPointer } from '../../formats/read-model/pointer.ts';
 
 /** Copies the current read-model build, so a build published meanwhile does not swap it mid-run. */
 export async function snapshotReadModel(dir: string): Promise<{ dir: string; pagesDir: string }> {

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../server/config.ts';
-import type { CityFilter } from '../../server/schemas/cities.ts';
+import type { CityFilter } from '../../formats/schemas/cities.ts';
 import { loadQuerySet } from '../../test/server/search/realistic/evaluate.ts';
 
 export interface Query { query: string; city: CityFilter }

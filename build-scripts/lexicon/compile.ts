@@ -1,5 +1,5 @@
 /**
- * The search lexicon of a build: `src/content/lexicon/*.json` (server/schemas/lexicon.ts) read,
+ * The search lexicon of a build: `src/content/lexicon/*.json` (formats/schemas/lexicon.ts) read,
  * checked and folded, with the place names cities.json gives (name, short name, island, districts,
  * nearby towns) and the service names services.json gives (name, tradesman, as intents naming the
  * service's page) added, and every target checked against the pages the build publishes. A missing
@@ -9,15 +9,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { CITY_SLUGS, CitySlugSchema, type CitySlug } from '../../server/schemas/cities.ts';
+import { CITY_SLUGS, CitySlugSchema, type CitySlug } from '../../formats/schemas/cities.ts';
 import {
   CompiledLexiconSchema, FillerFileSchema, IntentsFileSchema, LEXICON_FILES, NotOfferedFileSchema, PlacesFileSchema,
   RewritesFileSchema, SynonymsFileSchema, type CompiledLexicon,
-} from '../../server/schemas/lexicon.ts';
-import { words } from '../../server/search/text.ts';
+} from '../../formats/schemas/lexicon.ts';
+import { words } from '../../formats/search/text.ts';
 
 export const LEXICON_DIR = 'lexicon';
-/** The filler category whose words are topics only alone (server/schemas/lexicon.ts). */
+/** The filler category whose words are topics only alone (formats/schemas/lexicon.ts). */
 const ROOMS = 'rooms';
 
 const ServiceFileSchema = z.array(z.object({

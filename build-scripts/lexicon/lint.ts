@@ -5,7 +5,7 @@
  * whose source is a place name (the place would never be seen), and an intent phrase that comes
  * down to a single very short word (it would fire on nearly any query holding it).
  */
-import type { CompiledLexicon } from '../../server/schemas/lexicon.ts';
+import type { CompiledLexicon } from '../../formats/schemas/lexicon.ts';
 
 const SHORT = 3;
 

@@ -1,11 +1,11 @@
 /**
- * The real-words filters of a build (server/search/bloom.ts): every word of the Spanish word list
+ * The real-words filters of a build (formats/search/bloom.ts): every word of the Spanish word list
  * (`an-array-of-spanish-words`), and every word of the English one (`an-array-of-english-words`)
  * that is not Spanish, folded. Built once per process: they depend on the packages only.
  */
 import { createRequire } from 'node:module';
-import { BloomFilter } from '../../server/search/bloom.ts';
-import { fold } from '../../server/search/text.ts';
+import { BloomFilter } from '../../formats/search/bloom.ts';
+import { fold } from '../../formats/search/text.ts';
 
 const require = createRequire(import.meta.url);
 const ONE_WORD = /^[a-z0-9]+$/;

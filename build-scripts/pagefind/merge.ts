@@ -27,7 +27,7 @@ import path from 'node:path';
 import { CborReader, CborWriter } from './cbor.ts';
 import { readBundleMeta, unsupportedBundle, PAGEFIND_FORMAT, type BundleEntry, type BundleMeta, type MetaPage } from './bundle-meta.ts';
 import { fullHash, readPayload, shortName, writePayload } from './files.ts';
-import { compareBytes } from '../../server/search/byte-order.ts';
+import { compareBytes } from '../../formats/search/byte-order.ts';
 
 /** Pagefind's own index chunk size (its `index_chunk_size` default), in locations + pages. */
 export const CHUNK_SIZE = 20_000;

@@ -9,7 +9,7 @@
  * one run over all the pages would have given them.
  */
 import fs from 'node:fs';
-import { readAt } from '../../server/read-model/read-at.ts';
+import { readAt } from '../../formats/read-model/read-at.ts';
 
 /**
  * Ids per slab: pages are views of a few large arrays, not an array each. A large site's ids

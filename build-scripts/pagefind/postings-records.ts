@@ -1,6 +1,6 @@
 /**
  * The postings writer's second pass over a run of index chunks: each word's record (its head,
- * summaries and locations: server/search/postings-format.ts), written to a file as it is read.
+ * summaries and locations: formats/search/postings-format.ts), written to a file as it is read.
  */
 import fs from 'node:fs';
 import type { CborReader } from './cbor.ts';
@@ -8,8 +8,8 @@ import { forEachWord } from './index-words.ts';
 import { PageEntries } from './page-entries.ts';
 import type { SharedPositions } from './shared-positions.ts';
 import { VarintBuffer, VarintFile } from './varint-buffer.ts';
-import { compareBytes } from '../../server/search/byte-order.ts';
-import { RECORD_BLOCK, MASK_TOKENS } from '../../server/search/postings-format.ts';
+import { compareBytes } from '../../formats/search/byte-order.ts';
+import { RECORD_BLOCK, MASK_TOKENS } from '../../formats/search/postings-format.ts';
 
 const zigzag = (d: number): number => (d >= 0 ? 2 * d : -2 * d - 1);
 

@@ -1,5 +1,5 @@
 /**
- * Writes the postings files (server/search/postings-format.ts) from a Pagefind 1.5.2 bundle, so
+ * Writes the postings files (formats/search/postings-format.ts) from a Pagefind 1.5.2 bundle, so
  * the server searches them instead of running Pagefind. The sidecar's texts (written first) are
  * turned into token ids; then the index chunks (each a range of the sorted words) are read one
  * at a time, twice: first to find the positions that more than one location occupies and each
@@ -22,10 +22,10 @@ import type { RecordsWritten } from './postings-records.ts';
 import type { ScanResult } from './postings-scan.ts';
 import { SharedPositions } from './shared-positions.ts';
 import { VarintFile } from './varint-buffer.ts';
-import { compareBytes } from '../../server/search/byte-order.ts';
-import { appendPart, cutRuns } from '../../server/read-model/made-in-parts.ts';
-import { POSTINGS_FILE, POSTINGS_FORMAT, POSTINGS_HEADER_FILE, type PostingsHeader, type PostingsSection } from '../../server/search/postings-format.ts';
-import { PAGEFIND_DIR, readSidecar, SIDECAR_FILE, TEXTS_FILE } from '../../server/search/sidecar.ts';
+import { compareBytes } from '../../formats/search/byte-order.ts';
+import { appendPart, cutRuns } from '../../formats/read-model/made-in-parts.ts';
+import { POSTINGS_FILE, POSTINGS_FORMAT, POSTINGS_HEADER_FILE, type PostingsHeader, type PostingsSection } from '../../formats/search/postings-format.ts';
+import { PAGEFIND_DIR, readSidecar, SIDECAR_FILE, TEXTS_FILE } from '../../formats/search/sidecar.ts';
 
 /** Where each page's text is in the sidecar's texts file (byte offset, length), in the bundle's page order. */
 async function textPlaces(searchDir: string, ids: readonly string[]): Promise<Float64Array> {

@@ -1,7 +1,7 @@
 /**
  * The search index of one read-model build: Pagefind's bundle, the postings the server searches
- * (written from the bundle: postings-writer.ts), the sidecar (server/search/sidecar.ts) and the
- * answers of common words (server/search/word-answers.ts).
+ * (written from the bundle: postings-writer.ts), the sidecar (formats/search/sidecar.ts) and the
+ * answers of common words (formats/search/word-answers.ts).
  *
  * Pages go in with `addCustomRecord`, not `addHTMLFile`: the read model already holds each
  * page's main content, and indexing its plain text keeps the words Pagefind locates identical
@@ -13,12 +13,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
-import type { ReadModelPage } from '../../server/schemas/read-model.ts';
-import { headingText, markdownToText, withoutLinkLists } from '../../server/search/plain-text.ts';
-import { fieldStems } from '../../server/search/page-stems.ts';
-import type { CompiledLexicon } from '../../server/schemas/lexicon.ts';
-import { ENGLISH_WORDS_FILE, LEXICON_FILE, PAGEFIND_DIR, SPANISH_WORDS_FILE } from '../../server/search/sidecar.ts';
-import { words } from '../../server/search/text.ts';
+import type { ReadModelPage } from '../../formats/schemas/read-model.ts';
+import { headingText, markdownToText, withoutLinkLists } from '../../formats/search/plain-text.ts';
+import { fieldStems } from '../../formats/search/page-stems.ts';
+import type { CompiledLexicon } from '../../formats/schemas/lexicon.ts';
+import { ENGLISH_WORDS_FILE, LEXICON_FILE, PAGEFIND_DIR, SPANISH_WORDS_FILE } from '../../formats/search/sidecar.ts';
+import { words } from '../../formats/search/text.ts';
 import { backendsExited } from './backend-exit.ts';
 import { decodePayload } from './files.ts';
 import { compileLexicon } from '../lexicon/compile.ts';
@@ -27,7 +27,7 @@ import { createMerger } from './merge.ts';
 import { byPath } from '../page-index.ts';
 import { createSidecarWriter } from './sidecar-files.ts';
 import { writePostings, type PostingsOptions } from './postings-writer.ts';
-import { writeWordAnswers, type AnswersMaker } from '../../server/search/word-answers.ts';
+import { writeWordAnswers, type AnswersMaker } from '../../formats/search/word-answers.ts';
 
 /** Files Pagefind writes for browsers (UI, highlighting, worker); the tests' Node runtime needs none. */
 const BROWSER_ONLY = [

@@ -1,17 +1,17 @@
 /**
- * Writes the sidecar (server/search/sidecar.ts): texts.txt a page at a time — the texts of a large
+ * Writes the sidecar (formats/search/sidecar.ts): texts.txt a page at a time — the texts of a large
  * site are hundreds of MB, and one string of them all would double that — and sidecar.bin, with
  * the pages' title and heading stems (computed by the sessions) and each vocabulary word's stem
  * numbered into one stem list, so a server opening the build stems and parses nothing.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { encodeStrings, writeBinaryFile } from '../../server/read-model/binary-file.ts';
-import { writeAt } from '../../server/read-model/read-at.ts';
-import { PageStemsBuilder } from '../../server/search/page-stems.ts';
-import { SIDECAR_FILE, SIDECAR_KIND, SIDECAR_SECTIONS, SidecarHeadSchema, TEXTS_FILE } from '../../server/search/sidecar.ts';
-import { stem } from '../../server/search/stem-es.ts';
-import { wordsByStem } from '../../server/search/vocabulary.ts';
+import { encodeStrings, writeBinaryFile } from '../../formats/read-model/binary-file.ts';
+import { writeAt } from '../../formats/read-model/read-at.ts';
+import { PageStemsBuilder } from '../../formats/search/page-stems.ts';
+import { SIDECAR_FILE, SIDECAR_KIND, SIDECAR_SECTIONS, SidecarHeadSchema, TEXTS_FILE } from '../../formats/search/sidecar.ts';
+import { stem } from '../../formats/search/stem-es.ts';
+import { wordsByStem } from '../../formats/search/vocabulary.ts';
 
 export interface SidecarInput {
   site_url: string;

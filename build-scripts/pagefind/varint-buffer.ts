@@ -1,5 +1,5 @@
 /** Unsigned LEB128 varints appended to a growing buffer in memory, or to a file a megabyte at a time. */
-import { writeAt } from '../../server/read-model/read-at.ts';
+import { writeAt } from '../../formats/read-model/read-at.ts';
 
 export class VarintBuffer {
   buf = Buffer.allocUnsafe(1 << 16);

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildSync } from 'esbuild';
 import { NODE_BUNDLE } from '../../scripts/bundle-server.ts';
-import { ROOT } from '../../server/config.ts';
+import { ROOT } from '../../formats/settings.ts';
 
 export const COMPILED_DIR = path.join(ROOT, 'var', 'build-workers');
 

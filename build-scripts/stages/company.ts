@@ -10,10 +10,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { CitySlugSchema } from '../../server/schemas/cities.ts';
+import { CitySlugSchema } from '../../formats/schemas/cities.ts';
 import {
   COMPANY_SECTIONS, COMPANY_SECTION_FIELDS, CompanyInfoSchema, type CompanyInfo, type CompanySection,
-} from '../../server/schemas/resources.ts';
+} from '../../formats/schemas/resources.ts';
 import type { BuildContext, ReadModelPage } from '../context.ts';
 import { BuildError, messageOf } from '../errors.ts';
 import { writeJson } from '../files.ts';

@@ -6,8 +6,8 @@
  */
 import type { Element, Root } from 'hast';
 import { toString } from 'hast-util-to-string';
-import { CITY_SLUGS } from '../../server/schemas/cities.ts';
-import { PAGE_KINDS } from '../../server/schemas/read-model.ts';
+import { CITY_SLUGS } from '../../formats/schemas/cities.ts';
+import { PAGE_KINDS } from '../../formats/schemas/read-model.ts';
 import type { BuildContext, CrawledPage, PageFacts, PageMeta } from '../context.ts';
 import { BuildError, forPage } from '../errors.ts';
 
@@ -18,7 +18,7 @@ type City = (typeof CITY_SLUGS)[number] | '';
 
 const SECTION_PREFIXES = new Set(['servicios', 'ciudades', 'guias']);
 
-/** The slug rule of server/schemas/read-model.ts: drop a leading servicios|ciudades|guias when more follows. */
+/** The slug rule of formats/schemas/read-model.ts: drop a leading servicios|ciudades|guias when more follows. */
 export function slugOf(pagePath: string): string {
   const parts = pagePath.split('/').filter(Boolean);
   if (parts.length === 0) return 'inicio';

@@ -6,13 +6,13 @@
  * dropped once written: only their index entries stay in memory. The pipeline writes them beside
  * the search and site stages.
  */
-import type { PageIndexEntry } from '../../server/schemas/read-model.ts';
+import type { PageIndexEntry } from '../../formats/schemas/read-model.ts';
 import type { BuildContext, CrawledPage, PageMeta, ReadModelPage } from '../context.ts';
 import { BuildError, messageOf } from '../errors.ts';
 import { inSlices } from '../slices.ts';
 import { createPageWriter } from '../page-index.ts';
 import type { SessionPage } from '../pagefind/search-index.ts';
-import { pageHash } from '../../server/read-model/page-hash.ts';
+import { pageHash } from '../../formats/read-model/page-hash.ts';
 import type { TextSpill } from '../text-spill.ts';
 
 export const STAGE = 'pages';

@@ -6,8 +6,8 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ManifestSchema, type Manifest } from '../../server/schemas/read-model.ts';
-import { BUILDS_DIR, buildPath, readPointer, writePointer } from '../../server/read-model/pointer.ts';
+import { ManifestSchema, type Manifest } from '../../formats/schemas/read-model.ts';
+import { BUILDS_DIR, buildPath, readPointer, writePointer } from '../../formats/read-model/pointer.ts';
 import type { BuildContext } from '../context.ts';
 import { writeJson, readJson } from '../files.ts';
 

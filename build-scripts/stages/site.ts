@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { brotliOptions, COMPRESS_MIN_BYTES } from '../../server/compression.ts';
+import { brotliOptions, COMPRESS_MIN_BYTES } from '../../formats/brotli-settings.ts';
 import type { BuildContext } from '../context.ts';
 import { BuildError, messageOf } from '../errors.ts';
 import { inSlices } from '../slices.ts';

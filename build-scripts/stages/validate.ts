@@ -9,14 +9,14 @@
  */
 import { closeSync, openSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { PAGE_INDEX_FILE, PAGE_PACK_FILE, PageIndexEntrySchema, ReadModelPageSchema, type PageIndexEntry } from '../../server/schemas/read-model.ts';
+import { PAGE_INDEX_FILE, PAGE_PACK_FILE, PageIndexEntrySchema, ReadModelPageSchema, type PageIndexEntry } from '../../formats/schemas/read-model.ts';
 import { pageIndexEntry } from '../page-index.ts';
-import { COMPANY_SECTIONS, COMPANY_SECTION_FIELDS, CompanyInfoSchema } from '../../server/schemas/resources.ts';
+import { COMPANY_SECTIONS, COMPANY_SECTION_FIELDS, CompanyInfoSchema } from '../../formats/schemas/resources.ts';
 import type { BuildContext } from '../context.ts';
 import { BuildError, messageOf } from '../errors.ts';
-import { readAt } from '../../server/read-model/read-at.ts';
+import { readAt } from '../../formats/read-model/read-at.ts';
 import { readJson } from '../files.ts';
-import { PageIndex } from '../../server/read-model/page-index.ts';
+import { PageIndex } from '../../formats/read-model/page-index.ts';
 
 export const STAGE = 'validate';
 

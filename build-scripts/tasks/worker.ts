@@ -8,7 +8,7 @@ import { serveTasks } from '../pool/serve.ts';
 import { readPage, type PageRead, type PageReadTask } from './page-read.ts';
 import { endSessions, indexSession, type SessionResult, type SessionTask } from '../pagefind/search-index.ts';
 import { checkPackedPages, type PackCheckTask, type PackProblem } from '../stages/validate.ts';
-import { makeWordAnswers, type AnswersMade, type AnswersPart } from '../../server/search/word-answers.ts';
+import { makeWordAnswers, type AnswersMade, type AnswersPart } from '../../formats/search/word-answers.ts';
 import { runPostingsTask, type PostingsResult, type PostingsTask } from '../pagefind/postings-parts.ts';
 
 export type WorkerTask =

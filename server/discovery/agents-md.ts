@@ -6,9 +6,9 @@
 import type { Config } from '../config.ts';
 import { API_CODES } from '../errors.ts';
 import { API_VERSION } from '../api-headers.ts';
-import { CITY_SLUGS } from '../schemas/cities.ts';
+import { CITY_SLUGS } from '../../formats/schemas/cities.ts';
 import { LIMITS, SEARCH_CITY_HELP, SEARCH_QUERY_HELP } from '../schemas/params.ts';
-import { COMPANY_SECTION_FIELDS, COMPANY_SECTIONS } from '../schemas/resources.ts';
+import { COMPANY_SECTION_FIELDS, COMPANY_SECTIONS } from '../../formats/schemas/resources.ts';
 import { links } from './links.ts';
 import { errorCodesFor } from './openapi.ts';
 import { OPERATIONS, operationPath } from '../operations/index.ts';

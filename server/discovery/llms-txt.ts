@@ -15,7 +15,7 @@
 import type { Config } from '../config.ts';
 import type { LoadedModel, LoadedPage } from '../read-model/types.ts';
 import { FILES_AT_ONCE, mapLimit } from '../read-model/file-pressure.ts';
-import type { CompanyInfo } from '../schemas/resources.ts';
+import type { CompanyInfo } from '../../formats/schemas/resources.ts';
 import { links } from './links.ts';
 import { operationPath } from '../operations/index.ts';
 import { perWindow } from './text.ts';

@@ -12,7 +12,7 @@ import { API_CODES } from '../errors.ts';
 import { API_VERSION } from '../api-headers.ts';
 import { OPERATIONS } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
-import { ErrorSchema } from '../schemas/resources.ts';
+import { ErrorSchema } from '../../formats/schemas/resources.ts';
 import { componentSchemas, inputProperties, type JsonSchema } from './json-schema.ts';
 import { links } from './links.ts';
 

@@ -9,7 +9,7 @@ import type { Implementation } from '@modelcontextprotocol/server';
 import { ROOT, type Config } from '../config.ts';
 import { links } from '../discovery/links.ts';
 import { perWindow } from '../discovery/text.ts';
-import { CITY_SLUGS } from '../schemas/cities.ts';
+import { CITY_SLUGS } from '../../formats/schemas/cities.ts';
 import { PROTOCOL_VERSIONS } from '../mcp-versions.ts';
 import { MCP_MESSAGE_FACTOR } from './limits.ts';
 

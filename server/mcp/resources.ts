@@ -10,7 +10,7 @@ import type { ListResourcesResult, ReadResourceResult, ResourceTemplateType } fr
 import type { Links } from '../discovery/links.ts';
 import type { OperationResult } from '../operations/operation.ts';
 import type { LoadedModel } from '../read-model/types.ts';
-import type { Page } from '../schemas/resources.ts';
+import type { Page } from '../../formats/schemas/resources.ts';
 import { representationResult } from './results.ts';
 
 export const MARKDOWN = 'text/markdown';

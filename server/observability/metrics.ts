@@ -12,7 +12,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { OpenModelOptions } from '../read-model/holder.ts';
 import type { TokenServiceOptions } from '../auth/tokens.ts';
 import type { Operation, OperationResult } from '../operations/operation.ts';
-import type { QuotaPolicy } from '../schemas/resources.ts';
+import type { QuotaPolicy } from '../../formats/schemas/resources.ts';
 import type { Holds } from '../stores/index.ts';
 import type { QuotaCounterDeps } from '../stores/fallback.ts';
 import { LIMITS } from '../auth/oauth-limits.ts';

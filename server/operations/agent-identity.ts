@@ -6,7 +6,7 @@
  */
 import type { ClientNames } from '../auth/client-names.ts';
 import { AgentIdentityParams } from '../schemas/params.ts';
-import { IdentitySchema, type Identity } from '../schemas/resources.ts';
+import { IdentitySchema, type Identity } from '../../formats/schemas/resources.ts';
 import { quotaResource } from './get-quota.ts';
 import { defineCoreOperation, type OperationCore } from './operation.ts';
 

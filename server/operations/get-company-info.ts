@@ -1,9 +1,9 @@
 /** get_company_info — company facts, one section or all (contract.md, "get_company_info"). */
 import { GetCompanyInfoParams } from '../schemas/params.ts';
-import { CitySlugSchema } from '../schemas/cities.ts';
+import { CitySlugSchema } from '../../formats/schemas/cities.ts';
 import {
   CityEntrySchema, CompanyInfoSchema, COMPANY_SECTION_FIELDS, ServiceEntrySchema, ServiceModelSchema,
-} from '../schemas/resources.ts';
+} from '../../formats/schemas/resources.ts';
 import { defineOperation } from './operation.ts';
 
 const sectionList = Object.entries(COMPANY_SECTION_FIELDS)

@@ -6,7 +6,7 @@
 import type { TokenInfo } from '../auth/types.ts';
 import { remainingOf, type QuotaState } from '../quota/headers.ts';
 import { GetQuotaParams } from '../schemas/params.ts';
-import { QuotaSchema, type Quota } from '../schemas/resources.ts';
+import { QuotaSchema, type Quota } from '../../formats/schemas/resources.ts';
 import { defineOperation } from './operation.ts';
 
 export function quotaResource(token: TokenInfo, q: QuotaState): Quota {

@@ -1,11 +1,11 @@
 /** read_page — a published page as Markdown, whole or in parts (contract.md, "read_page"). */
 import { invalidParam, pageChanged, pageNotFound } from '../errors.ts';
 import { chain } from '../chain.ts';
-import { pageVersion } from '../read-model/page-hash.ts';
+import { pageVersion } from '../../formats/read-model/page-hash.ts';
 import { isPartStart } from '../read-model/parts.ts';
 import type { Representation } from '../read-model/types.ts';
 import { ReadPageParams } from '../schemas/params.ts';
-import { PageSchema, SectionSchema } from '../schemas/resources.ts';
+import { PageSchema, SectionSchema } from '../../formats/schemas/resources.ts';
 import { defineOperation } from './operation.ts';
 
 export const readPage = defineOperation({

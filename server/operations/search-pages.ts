@@ -1,6 +1,6 @@
 /** search_pages — ranked published pages with excerpts (contract.md, "search_pages"). */
 import { SearchPagesParams } from '../schemas/params.ts';
-import { SearchResponseSchema, SearchResultSchema } from '../schemas/resources.ts';
+import { SearchResponseSchema, SearchResultSchema } from '../../formats/schemas/resources.ts';
 import { defineOperation } from './operation.ts';
 
 export const searchPages = defineOperation({

@@ -2,7 +2,7 @@
  * Rate-limit header writers, one per draft (conformance.md §7). They run on every response of the
  * API operations, so each value is one string concatenation and the fixed parts are built once.
  */
-import type { QuotaPolicy } from '../schemas/resources.ts';
+import type { QuotaPolicy } from '../../formats/schemas/resources.ts';
 import type { HeaderList } from '../http/header-list.ts';
 
 /** One quota window as the headers describe it. */

@@ -15,7 +15,7 @@ import type { Config } from '../config.ts';
 import { chain } from '../chain.ts';
 import { ApiError, API_CODES } from '../errors.ts';
 import type { Logger } from '../log.ts';
-import type { QuotaPolicy } from '../schemas/resources.ts';
+import type { QuotaPolicy } from '../../formats/schemas/resources.ts';
 import type { Clock, Store } from '../stores/types.ts';
 import { ipQuotaKey } from '../net/client-ip.ts';
 import { quotaCounterOf } from '../stores/fallback.ts';

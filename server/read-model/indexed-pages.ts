@@ -4,8 +4,8 @@
  * large build cost a few dozen bytes each instead of their strings. A page's path, read on every
  * request for it (the hot set's key), is kept once decoded.
  */
-import type { PageIndexEntry } from '../schemas/read-model.ts';
-import type { PageIndex } from './page-index.ts';
+import type { PageIndexEntry } from '../../formats/schemas/read-model.ts';
+import type { PageIndex } from '../../formats/read-model/page-index.ts';
 import type { LoadedPage, PageLookup } from './types.ts';
 
 class IndexedPage implements LoadedPage {

@@ -21,11 +21,11 @@
 import type { FileHandle } from 'node:fs/promises';
 import { chain, type Maybe } from '../chain.ts';
 import { INLINE_ENCODE_MAX_BYTES, makeLazyRepresentation, makeRepresentation, representationBytes } from '../compression.ts';
-import type { Page } from '../schemas/resources.ts';
-import { Lru } from '../search/lru.ts';
-import { pageHash, pageVersion } from './page-hash.ts';
+import type { Page } from '../../formats/schemas/resources.ts';
+import { Lru } from '../../formats/search/lru.ts';
+import { pageHash, pageVersion } from '../../formats/read-model/page-hash.ts';
 import { partAt, sectionsOf } from './parts.ts';
-import { readAt } from './read-at.ts';
+import { readAt } from '../../formats/read-model/read-at.ts';
 import type { LoadedPage, PageText, Representation } from './types.ts';
 
 export interface PageStoreOptions {

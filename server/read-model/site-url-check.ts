@@ -6,7 +6,7 @@
  * at start and on every swap.
  */
 import type { Logger } from '../log.ts';
-import type { Manifest } from '../schemas/read-model.ts';
+import type { Manifest } from '../../formats/schemas/read-model.ts';
 
 /** The warning for a build made for another SITE_URL than `served`, or null when they agree. */
 export function siteUrlMismatch(manifest: Pick<Manifest, 'build_id' | 'site_url'>, served: string): string | null {

@@ -1,7 +1,7 @@
 /** What the server holds in memory of one read-model build. Implemented by the loader. */
 import type { Encoding } from '../compression.ts';
-import type { Manifest, PageIndexEntry } from '../schemas/read-model.ts';
-import type { CompanySection, Section } from '../schemas/resources.ts';
+import type { Manifest, PageIndexEntry } from '../../formats/schemas/read-model.ts';
+import type { CompanySection, Section } from '../../formats/schemas/resources.ts';
 import type { SearchEngine } from '../search/index.ts';
 
 /** One content-coding of a body, with its own strong ETag. */

@@ -5,8 +5,9 @@
  * objects give /openapi.json its parameters and the MCP tools their input schemas.
  */
 import { z } from 'zod';
-import { CityFilterSchema } from './cities.ts';
-import { COMPANY_SECTIONS } from './resources.ts';
+import { CityFilterSchema } from '../../formats/schemas/cities.ts';
+import { COMPANY_SECTIONS } from '../../formats/schemas/resources.ts';
+import { PAGE_VERSION_LENGTH } from '../../formats/read-model/page-hash.ts';
 
 export const LIMITS = {
   queryMin: 2,
@@ -18,8 +19,7 @@ export const LIMITS = {
   urlMin: 1,
   urlMax: 300,
   offsetMax: 999_999,
-  /** Hex digits of read_page's `version` (read-model/page-hash.ts). */
-  versionLength: 12,
+  versionLength: PAGE_VERSION_LENGTH,
 } as const;
 
 /**

@@ -14,12 +14,12 @@
  * 4. intents (intents.ts): lexicon phrases whose words the query holds name the pages that
  *    answer them.
  */
-import type { CitySlug } from '../schemas/cities.ts';
+import type { CitySlug } from '../../formats/schemas/cities.ts';
 import { matchIntents, type MatchedIntent } from './intents.ts';
 import type { Lexicon } from './lexicon.ts';
-import { stem } from './stem-es.ts';
-import { words } from './text.ts';
-import { familyStems, type Vocabulary } from './vocabulary.ts';
+import { stem } from '../../formats/search/stem-es.ts';
+import { words } from '../../formats/search/text.ts';
+import { familyStems, type Vocabulary } from '../../formats/search/vocabulary.ts';
 
 /** The normalized query that results are cached and cursors bound under: folded words, one space apart. */
 export const normalizeQuery = (query: string): string => words(query).join(' ');

@@ -28,31 +28,32 @@
  */
 import path from 'node:path';
 import fs from 'node:fs/promises';
-import type { CitySlug, CityFilter } from '../schemas/cities.ts';
+import type { CitySlug, CityFilter } from '../../formats/schemas/cities.ts';
 import type { SearchPagesInput } from '../schemas/params.ts';
-import type { SearchResponse, SearchResult } from '../schemas/resources.ts';
+import type { SearchResponse, SearchResult } from '../../formats/schemas/resources.ts';
 import { invalidParam } from '../errors.ts';
 import { CursorCodec, MAX_OFFSET } from './cursor.ts';
 import { buildExcerpt } from './excerpt.ts';
-import { Lru } from './lru.ts';
+import { Lru } from '../../formats/search/lru.ts';
 import { memoize } from '../memo.ts';
 import { holdWith } from '../kept-with.ts';
 import { advance, Marks } from './page-sets.ts';
-import { openPostingsSearch } from './postings-search.ts';
-import type { TermSearch } from './term-search.ts';
-import { CompiledLexiconSchema } from '../schemas/lexicon.ts';
+import { openPostingsSearch } from '../../formats/search/postings-search.ts';
+import type { TermSearch } from '../../formats/search/term-search.ts';
+import { CompiledLexiconSchema } from '../../formats/schemas/lexicon.ts';
 import { analyze, normalizeQuery, type Term } from './analyze.ts';
-import { BloomFilter } from './bloom.ts';
+import { BloomFilter } from '../../formats/search/bloom.ts';
 import { Lexicon } from './lexicon.ts';
-import type { PageStems } from './page-stems.ts';
-import { fieldsFactor, HEADING, namedPages, rank, neededTerms, termWeights, TITLE, type RankDocs, type TermMatches } from './rank.ts';
-import { WordAnswers } from './word-answers.ts';
-import { BODY, familyKey, WordHitsMaker, type Lookup, type WordHits } from './word-hits.ts';
-import { ENGLISH_WORDS_FILE, LEXICON_FILE, readSidecar, SPANISH_WORDS_FILE, TEXTS_FILE } from './sidecar.ts';
-import { stem } from './stem-es.ts';
+import type { PageStems } from '../../formats/search/page-stems.ts';
+import { HEADING, TITLE } from '../../formats/search/match-flags.ts';
+import { fieldsFactor, namedPages, rank, neededTerms, termWeights, type RankDocs, type TermMatches } from './rank.ts';
+import { WordAnswers } from '../../formats/search/word-answers.ts';
+import { BODY, familyKey, WordHitsMaker, type Lookup, type WordHits } from '../../formats/search/word-hits.ts';
+import { ENGLISH_WORDS_FILE, LEXICON_FILE, readSidecar, SPANISH_WORDS_FILE, TEXTS_FILE } from '../../formats/search/sidecar.ts';
+import { stem } from '../../formats/search/stem-es.ts';
 import { TextPack } from './text-pack.ts';
-import { words as foldedWords } from './text.ts';
-import { Vocabulary } from './vocabulary.ts';
+import { words as foldedWords } from '../../formats/search/text.ts';
+import { Vocabulary } from '../../formats/search/vocabulary.ts';
 
 /** What an engine may hold in memory; the defaults below, or smaller in tests. */
 export interface SearchMemory {

@@ -1,12 +1,12 @@
 /**
- * The compiled search lexicon of one build (server/schemas/lexicon.ts), in the shapes the query
+ * The compiled search lexicon of one build (formats/schemas/lexicon.ts), in the shapes the query
  * analysis looks things up in: phrases by their first word, longest first; filler and known words
  * as sets; the real-words filter.
  */
-import type { CitySlug } from '../schemas/cities.ts';
-import type { CompiledLexicon } from '../schemas/lexicon.ts';
-import type { BloomFilter } from './bloom.ts';
-import { EditIndex, withinOneEdit } from './vocabulary.ts';
+import type { CitySlug } from '../../formats/schemas/cities.ts';
+import type { CompiledLexicon } from '../../formats/schemas/lexicon.ts';
+import type { BloomFilter } from '../../formats/search/bloom.ts';
+import { EditIndex, withinOneEdit } from '../../formats/search/vocabulary.ts';
 
 export interface Phrase<T> { words: readonly string[]; value: T }
 

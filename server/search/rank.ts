@@ -17,8 +17,9 @@
  *   sort of packed keys (rank-order.ts), of the first pages only: a common word matches tens of
  *   thousands of pages of a large site.
  */
-import type { CitySlug, CityFilter } from '../schemas/cities.ts';
+import type { CitySlug, CityFilter } from '../../formats/schemas/cities.ts';
 import type { Analysis } from './analyze.ts';
+import { HEADING, TITLE } from '../../formats/search/match-flags.ts';
 import { isAnswer, isCovered, isTopical } from './precision.ts';
 import { order } from './rank-order.ts';
 import { fieldFactor, idf, INTENT_CREDIT, INTENT_PER_WORD, SERVICE_NAME, SOFT } from './weights.ts';
@@ -34,10 +35,6 @@ export interface RankDocs {
   /** Page numbers in URL order. */
   readonly byUrl: Int32Array;
 }
-
-/** Match flags of a page for a term. */
-export const TITLE = 1;
-export const HEADING = 2;
 
 /**
  * One term's matches, as columns by page number: meaningful for the pages ranked (the candidates

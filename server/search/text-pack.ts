@@ -8,8 +8,8 @@
  */
 import fs from 'node:fs';
 import { splitWords, type Words } from './excerpt.ts';
-import { Lru } from './lru.ts';
-import { readInto } from '../read-model/read-at.ts';
+import { Lru } from '../../formats/search/lru.ts';
+import { readInto } from '../../formats/read-model/read-at.ts';
 
 /** V8 may hold a text as two bytes a character; its word starts are four bytes each. */
 const weightOf = (w: Words) => 2 * w.text.length + 4 * w.starts.length;

@@ -1,6 +1,6 @@
 /** Loads the content collections once per build and answers the questions pages ask of them. */
 import { getCollection, getEntry, type CollectionEntry } from 'astro:content';
-import { CITY_SLUGS } from '../../server/schemas/cities.ts';
+import { CITY_SLUGS } from '../../formats/schemas/cities.ts';
 import servicesData from '../content/services.json';
 
 const SERVICE_ORDER: readonly string[] = servicesData.map((s) => s.id);

@@ -13,7 +13,7 @@ import { ApiError } from '../../server/errors.ts';
 import { loadModel, type ModelConfig } from '../../server/read-model/holder.ts';
 import type { LoadedModel } from '../../server/read-model/types.ts';
 import { SearchPagesParams } from '../../server/schemas/params.ts';
-import { COMPANY_SECTIONS } from '../../server/schemas/resources.ts';
+import { COMPANY_SECTIONS } from '../../formats/schemas/resources.ts';
 import { searchPages } from '../../server/search/index.ts';
 import { createFixtureSite, SITE_URL, type FixtureSite } from './fixture-site.ts';
 

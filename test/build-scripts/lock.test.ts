@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { acquireLock } from '../../build-scripts/lock.ts';
-import { LOCK_FILE, lockOwner } from '../../server/read-model/build-lock.ts';
+import { LOCK_FILE, lockOwner } from '../../formats/read-model/build-lock.ts';
 
 const run = promisify(execFile);
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'agentes-lock-'));

@@ -16,9 +16,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseHtml } from '../../build-scripts/markdown/index.ts';
 import { ROOT } from '../../server/config.ts';
-import { CITY_SLUGS } from '../../server/schemas/cities.ts';
-import { ManifestSchema, ReadModelPageSchema, type ReadModelPage } from '../../server/schemas/read-model.ts';
-import { CompanyInfoSchema, type CompanyInfo } from '../../server/schemas/resources.ts';
+import { CITY_SLUGS } from '../../formats/schemas/cities.ts';
+import { ManifestSchema, ReadModelPageSchema, type ReadModelPage } from '../../formats/schemas/read-model.ts';
+import { CompanyInfoSchema, type CompanyInfo } from '../../formats/schemas/resources.ts';
 import { builtReadModel, builtSiteDir } from '../helpers/built-site.ts';
 
 interface Model {

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { buildReadModel } from '../../build-scripts/build.ts';
 import { parseConfig, type Config } from '../../server/config.ts';
 import { readModelUsable } from '../../server/ensure-built.ts';
-import { currentBuildDir } from '../../server/read-model/pointer.ts';
+import { currentBuildDir } from '../../formats/read-model/pointer.ts';
 import { refuseInUnitTier } from '../tiers.ts';
 
 /** What a test process must build before it reads the sample site: nothing, the read model, or both. */

@@ -1,6 +1,6 @@
 /**
  * Pagefind's own generated `pagefind.js` running in Node, no browser: what the server's postings
- * search (server/search/postings-search.ts) is checked against.
+ * search (formats/search/postings-search.ts) is checked against.
  *
  * The bundle's files are served to it by a private `fetch` that reads them from disk when
  * Pagefind first asks (it keeps what it loaded), so index chunks are loaded as searches need them
@@ -17,7 +17,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { retryOnShortage } from '../../server/read-model/file-pressure.ts';
-import type { Keep, RawHit } from '../../server/search/term-search.ts';
+import type { Keep, RawHit } from '../../formats/search/term-search.ts';
 
 /** Pagefind's own answer for one term, as RawHit objects (the reference the postings are checked against). */
 export interface PagefindSearch {

@@ -13,9 +13,9 @@ import { contentId } from '../../build-scripts/content-id.ts';
 import { createManifest } from '../../build-scripts/manifest.ts';
 import { writePageFiles } from '../../build-scripts/page-index.ts';
 import { buildSearchIndex } from '../../build-scripts/pagefind/search-index.ts';
-import { buildPath, writePointer } from '../../server/read-model/pointer.ts';
-import type { ReadModelPage } from '../../server/schemas/read-model.ts';
-import { COMPANY_SECTION_FIELDS, COMPANY_SECTIONS, type CompanyInfo, type CompanySection } from '../../server/schemas/resources.ts';
+import { buildPath, writePointer } from '../../formats/read-model/pointer.ts';
+import type { ReadModelPage } from '../../formats/schemas/read-model.ts';
+import { COMPANY_SECTION_FIELDS, COMPANY_SECTIONS, type CompanyInfo, type CompanySection } from '../../formats/schemas/resources.ts';
 import { refuseInUnitTier } from '../tiers.ts';
 
 export const FIXTURE_SITE_URL = 'http://agentes.test';

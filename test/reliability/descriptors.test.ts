@@ -11,9 +11,9 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseConfig } from '../../server/config.ts';
-import { readPointer, writePointer, buildPath } from '../../server/read-model/pointer.ts';
-import { PageIndex } from '../../server/read-model/page-index.ts';
-import { PAGE_INDEX_FILE } from '../../server/schemas/read-model.ts';
+import { readPointer, writePointer, buildPath } from '../../formats/read-model/pointer.ts';
+import { PageIndex } from '../../formats/read-model/page-index.ts';
+import { PAGE_INDEX_FILE } from '../../formats/schemas/read-model.ts';
 import { builtReadModel } from '../helpers/built-site.ts';
 import { serverEnv, startServerProcess, stubSite } from './helpers/cluster.ts';
 

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BUILDS_DIR } from '../../server/read-model/pointer.ts';
+import { BUILDS_DIR } from '../../formats/read-model/pointer.ts';
 import { serverEnv, startServerProcess, type ServerProcess } from './helpers/cluster.ts';
 
 /** A build takes about a minute on a busy 2-core machine; ten times that. */

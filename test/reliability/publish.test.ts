@@ -15,10 +15,10 @@ import { buildReadModel, type BuildOptions } from '../../build-scripts/build.ts'
 import { parseConfig } from '../../server/config.ts';
 import { createLogger, type Logger } from '../../server/log.ts';
 import { loadModel, openModel, type ModelConfig } from '../../server/read-model/holder.ts';
-import { buildPath, writePointer } from '../../server/read-model/pointer.ts';
+import { buildPath, writePointer } from '../../formats/read-model/pointer.ts';
 import { SearchPagesParams } from '../../server/schemas/params.ts';
 import { searchPages } from '../../server/search/index.ts';
-import { POSTINGS_FORMAT } from '../../server/search/postings-format.ts';
+import { POSTINGS_FORMAT } from '../../formats/search/postings-format.ts';
 import { basePages, createFixtureSite, SITE_URL, type FixtureSite, type PageSpec } from '../build-scripts/fixture-site.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { createReadModel } from '../helpers/read-model.ts';
@@ -26,7 +26,7 @@ import { serverEnv, startServers, stopAll, stubSite, type ServerProcess } from '
 import { request } from '../helpers/http.ts';
 import { percentile, sleep, startLoad, type PlannedRequest, type Sample } from './helpers/load.ts';
 import { writePageFiles } from '../../build-scripts/page-index.ts';
-import type { ReadModelPage } from '../../server/schemas/read-model.ts';
+import type { ReadModelPage } from '../../formats/schemas/read-model.ts';
 import { waitUntil } from '../helpers/wait.ts';
 
 const API = '/wp-json/agentes/v1';

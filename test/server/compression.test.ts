@@ -1,7 +1,8 @@
 import zlib from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { COMPRESS_MIN_BYTES, makeDynamicRepresentation, makeLazyRepresentation, makeRepresentation, negotiateEncoding, strongEtag } from '../../server/compression.ts';
+import { COMPRESS_MIN_BYTES } from '../../formats/brotli-settings.ts';
+import { makeDynamicRepresentation, makeLazyRepresentation, makeRepresentation, negotiateEncoding, strongEtag } from '../../server/compression.ts';
 import type { Representation } from '../../server/read-model/types.ts';
 import { ifNoneMatchHits } from '../../server/http/conditional.ts';
 

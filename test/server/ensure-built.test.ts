@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readModelUsable } from '../../server/ensure-built.ts';
-import { READ_MODEL_SCHEMA_VERSION } from '../../server/schemas/read-model.ts';
+import { READ_MODEL_SCHEMA_VERSION } from '../../formats/schemas/read-model.ts';
 
 function readModel(pointer: string | null, manifest: unknown): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensure-built-'));

@@ -11,7 +11,7 @@ import { toString } from 'hast-util-to-string';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseHtml } from '../../build-scripts/markdown/index.ts';
-import { ReadModelPageSchema, type ReadModelPage } from '../../server/schemas/read-model.ts';
+import { ReadModelPageSchema, type ReadModelPage } from '../../formats/schemas/read-model.ts';
 import { builtReadModel, builtSiteDir } from '../helpers/built-site.ts';
 
 const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();

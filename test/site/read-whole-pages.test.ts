@@ -5,7 +5,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PageSchema, type Page } from '../../server/schemas/resources.ts';
+import { PageSchema, type Page } from '../../formats/schemas/resources.ts';
 import { qs, request } from '../helpers/http.ts';
 import { withTestServer, type TestServer } from '../helpers/server.ts';
 import { rpc, toolCall } from '../server/mcp/harness.ts';

@@ -11,8 +11,8 @@ import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import { ROOT } from '../../server/config.ts';
 import { API_BASE } from '../../server/paths.ts';
-import { CITY_SLUGS } from '../../server/schemas/cities.ts';
-import { COMPANY_SECTIONS } from '../../server/schemas/resources.ts';
+import { CITY_SLUGS } from '../../formats/schemas/cities.ts';
+import { COMPANY_SECTIONS } from '../../formats/schemas/resources.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { launchChromium, screenshot } from './chromium.ts';
 

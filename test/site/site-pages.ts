@@ -1,5 +1,5 @@
 /** Which built pages the page tests open: one of each kind, every guide (their tables) and every general page. */
-import type { ReadModelPage } from '../../server/schemas/read-model.ts';
+import type { ReadModelPage } from '../../formats/schemas/read-model.ts';
 
 /** One page of each kind a visitor lands on: home, a service, a service × city, a city, a guide and contact. */
 export const REPRESENTATIVE = {

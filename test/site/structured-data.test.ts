@@ -12,7 +12,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseHtml } from '../../build-scripts/markdown/index.ts';
 import { ROOT } from '../../server/config.ts';
-import { ReadModelPageSchema, type ReadModelPage } from '../../server/schemas/read-model.ts';
+import { ReadModelPageSchema, type ReadModelPage } from '../../formats/schemas/read-model.ts';
 import { builtReadModel, builtSiteDir } from '../helpers/built-site.ts';
 
 type Node = Record<string, unknown> & { '@type': string };

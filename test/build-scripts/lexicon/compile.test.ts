@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { compileLexicon } from '../../../build-scripts/lexicon/compile.ts';
 import { lintLexicon } from '../../../build-scripts/lexicon/lint.ts';
 import { ROOT } from '../../../server/config.ts';
-import type { CompiledLexicon } from '../../../server/schemas/lexicon.ts';
+import type { CompiledLexicon } from '../../../formats/schemas/lexicon.ts';
 
 const content = path.join(ROOT, 'src', 'content');
 

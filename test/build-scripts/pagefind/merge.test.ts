@@ -12,10 +12,10 @@ import { CborReader, CborWriter } from '../../../build-scripts/pagefind/cbor.ts'
 import { fullHash, readPayload, writePayload } from '../../../build-scripts/pagefind/files.ts';
 import { chunkBounds, compareBytes, createMerger, mergeSessions } from '../../../build-scripts/pagefind/merge.ts';
 import { buildSearchIndex, indexSession } from '../../../build-scripts/pagefind/search-index.ts';
-import type { ReadModelPage } from '../../../server/schemas/read-model.ts';
+import type { ReadModelPage } from '../../../formats/schemas/read-model.ts';
 import { openSearch } from '../../../server/search/engine.ts';
 import { searchPages } from '../../../server/search/index.ts';
-import { PAGEFIND_DIR } from '../../../server/search/sidecar.ts';
+import { PAGEFIND_DIR } from '../../../formats/search/sidecar.ts';
 import { SearchPagesParams } from '../../../server/schemas/params.ts';
 import { FIXTURE_CURSOR_KEY, fixturePages, pageInfo, SITE } from '../../server/search/fixtures.ts';
 

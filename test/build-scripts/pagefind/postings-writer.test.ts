@@ -12,7 +12,7 @@ import { joinTokenRuns, pageViews, tokenizeTexts } from '../../../build-scripts/
 import { writePostings } from '../../../build-scripts/pagefind/postings-writer.ts';
 import { SharedPositions } from '../../../build-scripts/pagefind/shared-positions.ts';
 import { createBuildWorkers } from '../../../build-scripts/workers.ts';
-import { POSTINGS_FILE, POSTINGS_HEADER_FILE } from '../../../server/search/postings-format.ts';
+import { POSTINGS_FILE, POSTINGS_HEADER_FILE } from '../../../formats/search/postings-format.ts';
 import { builtReadModel } from '../../helpers/built-site.ts';
 
 const tempDir = () => fs.mkdtemp(path.join(os.tmpdir(), 'agentes-postings-'));

@@ -9,7 +9,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { CLIENT_ERROR_CODES } from '../../../server/http/client-errors.ts';
-import { CompanyInfoSchema, PageSchema, QuotaSchema, SearchResponseSchema } from '../../../server/schemas/resources.ts';
+import { CompanyInfoSchema, PageSchema, QuotaSchema, SearchResponseSchema } from '../../../formats/schemas/resources.ts';
 import { API, type HostileRequest } from './arbitraries.ts';
 
 export interface Answer {

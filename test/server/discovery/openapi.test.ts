@@ -13,11 +13,11 @@ import type { z } from 'zod';
 import { SCOPES } from '../../../server/auth/types.ts';
 import { parseConfig, ROOT } from '../../../server/config.ts';
 import { buildOpenApi, type OpenApiDocument } from '../../../server/discovery/openapi.ts';
-import { CITY_SLUGS } from '../../../server/schemas/cities.ts';
+import { CITY_SLUGS } from '../../../formats/schemas/cities.ts';
 import {
   CityEntrySchema, CompanyInfoSchema, COMPANY_SECTIONS, ErrorSchema, PageSchema, QuotaSchema,
   SearchResponseSchema, SearchResultSchema, ServiceEntrySchema, ServiceModelSchema,
-} from '../../../server/schemas/resources.ts';
+} from '../../../formats/schemas/resources.ts';
 
 const PRODUCTION = parseConfig({ SITE_URL: 'https://www.avisohogar.es' });
 const doc = buildOpenApi(PRODUCTION);

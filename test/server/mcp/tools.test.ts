@@ -12,7 +12,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { inputProperties } from '../../../server/discovery/json-schema.ts';
 import { SERVER_VERSION } from '../../../server/mcp/identity.ts';
 import { GetCompanyInfoParams, ReadPageParams, SearchPagesParams } from '../../../server/schemas/params.ts';
-import { COMPANY_SECTIONS } from '../../../server/schemas/resources.ts';
+import { COMPANY_SECTIONS } from '../../../formats/schemas/resources.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { request } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { COMPANY_SECTION_FIELDS, CompanyInfoSchema } from '../../../server/schemas/resources.ts';
+import { COMPANY_SECTION_FIELDS, CompanyInfoSchema } from '../../../formats/schemas/resources.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { qs, request } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';

@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CONTINUATION_META } from '../../../server/mcp/resources.ts';
-import { PageSchema, type Page } from '../../../server/schemas/resources.ts';
+import { PageSchema, type Page } from '../../../formats/schemas/resources.ts';
 import { assertError } from '../../helpers/assertions.ts';
 import { qs, request } from '../../helpers/http.ts';
 import { createReadModel, sharedReadModel, type ReadModelFixture } from '../../helpers/read-model.ts';

@@ -1,7 +1,7 @@
 import zlib from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PageSchema } from '../../../server/schemas/resources.ts';
+import { PageSchema } from '../../../formats/schemas/resources.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { qs, request } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';

@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { SearchResponseSchema, type SearchResponse } from '../../../server/schemas/resources.ts';
+import { SearchResponseSchema, type SearchResponse } from '../../../formats/schemas/resources.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { qs, request } from '../../helpers/http.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';

@@ -6,9 +6,9 @@ import * as assert from 'uvu/assert';
 import { parseConfig } from '../../../server/config.ts';
 import { createLogger } from '../../../server/log.ts';
 import { openModel } from '../../../server/read-model/holder.ts';
-import { PageIndex } from '../../../server/read-model/page-index.ts';
-import { buildPath } from '../../../server/read-model/pointer.ts';
-import { CompanyInfoSchema, PageSchema } from '../../../server/schemas/resources.ts';
+import { PageIndex } from '../../../formats/read-model/page-index.ts';
+import { buildPath } from '../../../formats/read-model/pointer.ts';
+import { CompanyInfoSchema, PageSchema } from '../../../formats/schemas/resources.ts';
 import { createReadModel, FIXTURE_SITE_URL, sharedReadModel } from '../../helpers/read-model.ts';
 import { waitUntil } from '../../helpers/wait.ts';
 

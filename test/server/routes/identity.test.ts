@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createClient } from 'redis';
 import { clientKey } from '../../../server/auth/clients.ts';
-import { IdentitySchema, QuotaSchema } from '../../../server/schemas/resources.ts';
+import { IdentitySchema, QuotaSchema } from '../../../formats/schemas/resources.ts';
 import { assertRateLimitHeaders } from '../../helpers/assertions.ts';
 import { request } from '../../helpers/http.ts';
 import { startRedis } from '../../helpers/redis.ts';

@@ -1,9 +1,9 @@
 /** Text analysis: folding, the Spanish stemmer, the real-match rule, typo correction. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { stem } from '../../../server/search/stem-es.ts';
-import { fold, words, wordsByDefinition } from '../../../server/search/text.ts';
-import { EditIndex, familyStems, Vocabulary, withinOneEdit } from '../../../server/search/vocabulary.ts';
+import { stem } from '../../../formats/search/stem-es.ts';
+import { fold, words, wordsByDefinition } from '../../../formats/search/text.ts';
+import { EditIndex, familyStems, Vocabulary, withinOneEdit } from '../../../formats/search/vocabulary.ts';
 
 test('folding drops case and diacritics, words split on anything else', () => {
   assert.is(fold('Fontanería CORUÑA Güero'), 'fontaneria coruna guero');

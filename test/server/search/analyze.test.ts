@@ -10,10 +10,10 @@ import * as assert from 'uvu/assert';
 import { compileLexicon, LexiconError } from '../../../build-scripts/lexicon/compile.ts';
 import { realWordsFilters } from '../../../build-scripts/lexicon/real-words.ts';
 import { analyze, normalizeQuery, SYNONYM_WEIGHT, UNKNOWN_WEIGHTS } from '../../../server/search/analyze.ts';
-import { BloomFilter } from '../../../server/search/bloom.ts';
+import { BloomFilter } from '../../../formats/search/bloom.ts';
 import { Lexicon } from '../../../server/search/lexicon.ts';
-import { stem } from '../../../server/search/stem-es.ts';
-import { Vocabulary } from '../../../server/search/vocabulary.ts';
+import { stem } from '../../../formats/search/stem-es.ts';
+import { Vocabulary } from '../../../formats/search/vocabulary.ts';
 
 function contentDir(files: Record<string, unknown>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lexicon-'));

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { compileLexicon } from '../../../build-scripts/lexicon/compile.ts';
 import { buildSearchIndex } from '../../../build-scripts/pagefind/search-index.ts';
 import { ROOT } from '../../../server/config.ts';
-import type { ReadModelPage } from '../../../server/schemas/read-model.ts';
+import type { ReadModelPage } from '../../../formats/schemas/read-model.ts';
 import type { PageInfo } from '../../../server/search/index.ts';
 import { cursorKey } from '../../../server/search/cursor.ts';
 

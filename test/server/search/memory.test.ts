@@ -7,7 +7,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SearchPagesParams } from '../../../server/schemas/params.ts';
-import type { SearchResponse } from '../../../server/schemas/resources.ts';
+import type { SearchResponse } from '../../../formats/schemas/resources.ts';
 import { openSearch, searchPages, type SearchEngine } from '../../../server/search/index.ts';
 import { buildFixtureIndex, FIXTURE_CURSOR_KEY, pageInfo, type BuiltIndex } from './fixtures.ts';
 import { bufferGrowth, driveInChild } from '../../helpers/cache-memory.ts';

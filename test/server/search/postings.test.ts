@@ -13,15 +13,15 @@
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { commonPrefix } from '../../../server/search/word-hits.ts';
-import { PAGEFIND_DIR, readIndexedPages, readSidecar, type Sidecar } from '../../../server/search/sidecar.ts';
-import { averagePageLength, diacriticBonus, idf, lengthBonus, metaBoost, wordScore } from '../../../server/search/pagefind-score.ts';
-import { PostingsIndex } from '../../../server/search/postings-index.ts';
-import { openPostingsSearch, type PostingsSearch } from '../../../server/search/postings-search.ts';
-import { snowballStem } from '../../../server/search/stem-es.ts';
-import type { Keep, RawHit } from '../../../server/search/term-search.ts';
-import { termWords } from '../../../server/search/term-words.ts';
-import { familyStems, Vocabulary } from '../../../server/search/vocabulary.ts';
+import { commonPrefix } from '../../../formats/search/word-hits.ts';
+import { PAGEFIND_DIR, readIndexedPages, readSidecar, type Sidecar } from '../../../formats/search/sidecar.ts';
+import { averagePageLength, diacriticBonus, idf, lengthBonus, metaBoost, wordScore } from '../../../formats/search/pagefind-score.ts';
+import { PostingsIndex } from '../../../formats/search/postings-index.ts';
+import { openPostingsSearch, type PostingsSearch } from '../../../formats/search/postings-search.ts';
+import { snowballStem } from '../../../formats/search/stem-es.ts';
+import type { Keep, RawHit } from '../../../formats/search/term-search.ts';
+import { termWords } from '../../../formats/search/term-words.ts';
+import { familyStems, Vocabulary } from '../../../formats/search/vocabulary.ts';
 import { builtReadModel } from '../../helpers/built-site.ts';
 import { loadPagefind, type PagefindSearch } from '../../helpers/pagefind-runtime.ts';
 

@@ -6,9 +6,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Analysis, Term } from '../../../server/search/analyze.ts';
 import type { MatchedIntent } from '../../../server/search/intents.ts';
-import { HEADING, namedPages, neededTerms, rank, TITLE, type RankDocs, type TermMatches } from '../../../server/search/rank.ts';
+import { HEADING, TITLE } from '../../../formats/search/match-flags.ts';
+import { namedPages, neededTerms, rank, type RankDocs, type TermMatches } from '../../../server/search/rank.ts';
 import { MIN_COVERAGE, TOPICAL } from '../../../server/search/precision.ts';
-import type { CityFilter, CitySlug } from '../../../server/schemas/cities.ts';
+import type { CityFilter, CitySlug } from '../../../formats/schemas/cities.ts';
 
 const PATHS: Array<[string, CitySlug | '']> = [
   ['/servicios/cerrajeria/', ''], ['/servicios/cerrajeria/vigo/', 'vigo'], ['/servicios/cerrajeria/madrid/', 'madrid'],

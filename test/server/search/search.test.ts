@@ -8,11 +8,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiError } from '../../../server/errors.ts';
 import { SearchPagesParams, type SearchPagesInput } from '../../../server/schemas/params.ts';
-import type { SearchResponse, SearchResult } from '../../../server/schemas/resources.ts';
-import { SearchResponseSchema } from '../../../server/schemas/resources.ts';
+import type { SearchResponse, SearchResult } from '../../../formats/schemas/resources.ts';
+import { SearchResponseSchema } from '../../../formats/schemas/resources.ts';
 import { openSearch, searchPages, type SearchEngine } from '../../../server/search/index.ts';
-import { readIndexedPages } from '../../../server/search/sidecar.ts';
-import { fold } from '../../../server/search/text.ts';
+import { readIndexedPages } from '../../../formats/search/sidecar.ts';
+import { fold } from '../../../formats/search/text.ts';
 import { cursorKey } from '../../../server/search/cursor.ts';
 import { buildFixtureIndex, FIXTURE_CURSOR_KEY, pageInfo, SITE, type BuiltIndex } from './fixtures.ts';
 

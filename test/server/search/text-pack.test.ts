@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { writeSidecarFiles } from '../../../build-scripts/pagefind/sidecar-files.ts';
 import { splitWords } from '../../../server/search/excerpt.ts';
-import { readIndexedPages, readSidecar, SIDECAR_FILE, TEXTS_FILE } from '../../../server/search/sidecar.ts';
+import { readIndexedPages, readSidecar, SIDECAR_FILE, TEXTS_FILE } from '../../../formats/search/sidecar.ts';
 import { TextPack } from '../../../server/search/text-pack.ts';
 
 const TEXTS = [

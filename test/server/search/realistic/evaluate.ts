@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { CityFilterSchema } from '../../../../server/schemas/cities.ts';
+import { CityFilterSchema } from '../../../../formats/schemas/cities.ts';
 import type { SearchEngine } from '../../../../server/search/index.ts';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'queries');

@@ -6,7 +6,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { sortUnstable } from '../../../server/search/rust-sort.ts';
+import { sortUnstable } from '../../../formats/search/rust-sort.ts';
 
 let state = 12345;
 const random = (n: number) => { state = (Math.imul(state, 1103515245) + 12345) >>> 0; return state % n; };

@@ -4,7 +4,7 @@
  * Layout under READ_MODEL_DIR (default var/read-model):
  *   current                       {"build_id": "<id>"}, replaced atomically (write + rename) last
  *   builds/<id>/manifest.json     ManifestSchema
- *   builds/<id>/pages.idx         the page index (server/read-model/page-index.ts): every page's
+ *   builds/<id>/pages.idx         the page index (formats/read-model/page-index.ts): every page's
  *                                 PageIndexEntrySchema fields, by path, binary: what a server loads
  *                                 (the page bodies stay on disk until asked for)
  *   builds/<id>/pages.pack        every page's JSON (as in pages/), back to back: what a server reads
@@ -20,7 +20,7 @@ import { CitySlugSchema } from './cities.ts';
  * 3: the manifest names the build's content (`content_id`), from which cursors are signed;
  *    `pages.ndjson` indexes the pages in `pages.pack`, so a server loads without opening every page file.
  * 4: the page index is binary (`pages.idx`), without headings: the search sidecar holds their stems.
- * 5: `search/postings.json` and `postings.bin` (server/search/postings-format.ts), which the server
+ * 5: `search/postings.json` and `postings.bin` (formats/search/postings-format.ts), which the server
  *    searches instead of Pagefind's bundle.
  * 6: postings format 2: each word's record in parts (a summary per page apart from the locations,
  *    checkpoints to reach one page), so a term is scored without decoding its locations.

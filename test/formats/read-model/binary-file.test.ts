@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { encodeStrings, readBinaryFile, StringColumn, writeBinaryFile } from '../../../server/read-model/binary-file.ts';
+import { encodeStrings, readBinaryFile, StringColumn, writeBinaryFile } from '../../../formats/read-model/binary-file.ts';
 
 const KIND = { magic: 'AGTEST01', format: 7 };
 const STRINGS = ['', 'a', 'ab', 'abc', 'b', 'fontaneria', 'fontanería', 'fontanero', 'zeta', 'ñandú', 'é', 'z\u00e9', '\ud83d\udca7', '\uffff', 'A', 'año', 'ano'];

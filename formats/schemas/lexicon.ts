@@ -4,7 +4,7 @@
  * into the read model (`search/lexicon.json`, CompiledLexiconSchema), which the search engine loads.
  *
  * Words and phrases are written as people write them (accents, capitals); the build folds them
- * (server/search/text.ts) and checks every target against the published pages.
+ * (formats/search/text.ts) and checks every target against the published pages.
  */
 import { z } from 'zod';
 import { CitySlugSchema } from './cities.ts';

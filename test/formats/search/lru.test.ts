@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Lru } from '../../../server/search/lru.ts';
+import { Lru } from '../../../formats/search/lru.ts';
 
 const keys = (lru: Lru<string, number>, all: string[]) => all.filter((k) => lru.get(k) !== undefined);
 

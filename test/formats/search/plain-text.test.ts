@@ -12,8 +12,8 @@ import { unified } from 'unified';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
-import { headingText, inline, markdownToText, REWRITES, withoutLinkLists } from '../../../server/search/plain-text.ts';
-import { words } from '../../../server/search/text.ts';
+import { headingText, inline, markdownToText, REWRITES, withoutLinkLists } from '../../../formats/search/plain-text.ts';
+import { words } from '../../../formats/search/text.ts';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'build-scripts', 'markdown', 'fixtures');
 const parser = unified().use(remarkParse).use(remarkGfm);

@@ -6,7 +6,7 @@
  */
 import type { Keep, TermSearch } from './term-search.ts';
 import type { PageStems } from './page-stems.ts';
-import { HEADING, TITLE } from './rank.ts';
+import { HEADING, TITLE } from './match-flags.ts';
 import { stem } from './stem-es.ts';
 import { words as foldedWords } from './text.ts';
 import { familyStems, type Vocabulary } from './vocabulary.ts';

@@ -3,7 +3,7 @@
  * server reads it:
  *
  *   search/pagefind/     Pagefind's bundle (pagefind.js, wasm, meta, index/filter/fragment chunks)
- *   search/sidecar.bin   binary (server/read-model/binary-file.ts), sections below: per Pagefind
+ *   search/sidecar.bin   binary (formats/read-model/binary-file.ts), sections below: per Pagefind
  *                        page id the site path, the byte length of its indexed text in texts.txt
  *                        and the stems of its title and of its headings and description; the
  *                        build's vocabulary with page counts (typo correction, stop-junk checks)
@@ -13,7 +13,7 @@
  *                        fragment is loaded per query), UTF-8, in the order of the sidecar's
  *                        pages, each followed by a newline: servers read a page's text by its
  *                        offset instead of holding every text in memory.
- *   search/lexicon.json  the search lexicon, compiled (server/schemas/lexicon.ts)
+ *   search/lexicon.json  the search lexicon, compiled (formats/schemas/lexicon.ts)
  *   search/words-es.bloom, words-en.bloom  the real-words filters, Spanish and English (bloom.ts)
  */
 import fs from 'node:fs/promises';

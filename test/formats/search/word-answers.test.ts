@@ -9,16 +9,16 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { SearchPagesParams } from '../../../server/schemas/params.ts';
-import type { SearchResponse } from '../../../server/schemas/resources.ts';
+import type { SearchResponse } from '../../../formats/schemas/resources.ts';
 import { openSearch, searchPages, type SearchEngine } from '../../../server/search/index.ts';
-import { openPostingsSearch } from '../../../server/search/postings-search.ts';
-import { readSidecar } from '../../../server/search/sidecar.ts';
-import { Vocabulary } from '../../../server/search/vocabulary.ts';
+import { openPostingsSearch } from '../../../formats/search/postings-search.ts';
+import { readSidecar } from '../../../formats/search/sidecar.ts';
+import { Vocabulary } from '../../../formats/search/vocabulary.ts';
 import { createBuildWorkers } from '../../../build-scripts/workers.ts';
-import { docOfAll, WORD_ANSWERS_DATA_FILE, WORD_ANSWERS_FILE, WordAnswers, writeWordAnswers } from '../../../server/search/word-answers.ts';
-import { familyKey, WordHitsMaker, type WordHits } from '../../../server/search/word-hits.ts';
-import { buildFixtureIndex, FIXTURE_CURSOR_KEY, pageInfo, type BuiltIndex } from './fixtures.ts';
-import { loadHeldOut, loadQuerySet } from './realistic/evaluate.ts';
+import { docOfAll, WORD_ANSWERS_DATA_FILE, WORD_ANSWERS_FILE, WordAnswers, writeWordAnswers } from '../../../formats/search/word-answers.ts';
+import { familyKey, WordHitsMaker, type WordHits } from '../../../formats/search/word-hits.ts';
+import { buildFixtureIndex, FIXTURE_CURSOR_KEY, pageInfo, type BuiltIndex } from '../../server/search/fixtures.ts';
+import { loadHeldOut, loadQuerySet } from '../../server/search/realistic/evaluate.ts';
 
 let built: BuiltIndex;
 

@@ -1,10 +1,10 @@
 /** Per-page stem sets kept as numbers answer as Sets of stems would. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PageStems } from '../../../server/search/page-stems.ts';
-import { familyStems } from '../../../server/search/vocabulary.ts';
-import { stem } from '../../../server/search/stem-es.ts';
-import { words } from '../../../server/search/text.ts';
+import { PageStems } from '../../../formats/search/page-stems.ts';
+import { familyStems } from '../../../formats/search/vocabulary.ts';
+import { stem } from '../../../formats/search/stem-es.ts';
+import { words } from '../../../formats/search/text.ts';
 
 const FIELDS = [
   'Fontanería en Madrid',

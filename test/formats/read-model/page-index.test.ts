@@ -5,9 +5,9 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { writePageIndex } from '../../../build-scripts/page-index.ts';
-import { PageIndex } from '../../../server/read-model/page-index.ts';
+import { PageIndex } from '../../../formats/read-model/page-index.ts';
 import { indexedPages } from '../../../server/read-model/indexed-pages.ts';
-import type { PageIndexEntry } from '../../../server/schemas/read-model.ts';
+import type { PageIndexEntry } from '../../../formats/schemas/read-model.ts';
 
 const hash = (n: number) => n.toString(16).padStart(64, '0');
 const ENTRIES: PageIndexEntry[] = ([

@@ -1,7 +1,7 @@
 /** The real-words filter: what was added is found, bytes round-trip, a damaged file is refused. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BloomFilter } from '../../../server/search/bloom.ts';
+import { BloomFilter } from '../../../formats/search/bloom.ts';
 
 test('added words are found; others almost never (1 % at the size asked for)', () => {
   const filter = BloomFilter.sized(2000);
