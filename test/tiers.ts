@@ -28,7 +28,7 @@ const RULES: readonly [RegExp, Tier][] = [
   [/^test\/server\/read-model\/(binary-file|parts|url)\.test\.ts$/, 'unit'],
   [/^test\/server\/rest\/query\.test\.ts$/, 'unit'],
   [/^test\/server\/search\/(analysis|analyze|bloom|cursor|excerpt|lru|memory|page-sets|page-stems|plain-text|rank|rust-sort|search|text-pack|word-answers)\.test\.ts$/, 'unit'],
-  [/^test\/server\/stores\/(coalesce-hits|memory)\.test\.ts$/, 'unit'],
+  [/^test\/server\/stores\/(coalesce-hits|fallback|memory)\.test\.ts$/, 'unit'],
 ];
 
 /** The tier of a test file, by its path from the project root (forward slashes). */
