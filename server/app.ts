@@ -7,6 +7,7 @@ import polka, { type Polka } from 'polka';
 import type { Config } from './config.ts';
 import type { Logger } from './log.ts';
 import type { Store } from './stores/types.ts';
+import type { QuotaCounter } from './stores/fallback.ts';
 import type { TokenService } from './auth/tokens.ts';
 import type { ModelHolder } from './read-model/types.ts';
 import type { Operation } from './operations/operation.ts';
@@ -17,6 +18,8 @@ export interface AppDeps {
   config: Config;
   log: Logger;
   store: Store;
+  /** Where the quota windows count: `store` with its per-process fallback (composed in main.ts). */
+  quotaCounter: QuotaCounter;
   tokens: TokenService;
   model: ModelHolder;
   /** The content operations, served over REST and MCP and described in /openapi.json (operations/index.ts). */

@@ -1,9 +1,10 @@
 /**
  * The one error family: REST/MCP errors (ApiError, stable `code`s below) and OAuth endpoint
  * errors (OAuthError, RFC 6749 §5.2), each with its status. Handlers throw; `errorOf` is the one
- * mapping of anything else to a status. Rendering is per wire format, once each: API JSON
- * (http/error-response.ts), RFC 6749 JSON (routes/oauth/respond.ts), JSON-RPC and tool errors
- * (mcp/http-errors.ts, mcp/results.ts), answers before routing (http/client-errors.ts).
+ * mapping of anything else to a status. Each wire format renders them in one module, and no
+ * other writes an error body: API JSON (http/error-response.ts; before routing too, through
+ * http/client-errors.ts), RFC 6749 JSON (http/oauth-error-response.ts), JSON-RPC
+ * (mcp/json-rpc-errors.ts) and tool results (mcp/results.ts).
  */
 import { StoreUnavailableError } from './stores/errors.ts';
 
@@ -79,8 +80,16 @@ export const noRoute = (paths: readonly string[]) =>
 /** Nothing at this address (outside the API's operations): `message` says what, `hint` where to look. */
 export const noResource = (message: string, hint: string) => new ApiError(404, API_CODES.noRoute, message, hint);
 
-export const methodNotAllowed = (allow: string) =>
-  new ApiError(405, API_CODES.methodNotAllowed, `Método no permitido. Use ${allow}.`, `Métodos admitidos: ${allow}`, { Allow: allow });
+/**
+ * Every 405 of the API's shape (RFC 9110 §15.5.6: with `Allow`); `says` replaces the generic
+ * message and hint where the address is not an API operation (the site, a proxy request).
+ */
+export const methodNotAllowed = (allow: string, says?: { message: string; hint: string }) =>
+  new ApiError(405, API_CODES.methodNotAllowed, says?.message ?? `Método no permitido. Use ${allow}.`, says?.hint ?? `Métodos admitidos: ${allow}`, { Allow: allow });
+
+/** The OAuth endpoints' 405 (their error shape): `use` the methods they answer, `allow` those and OPTIONS. */
+export const oauthMethodNotAllowed = (use: string, allow: string) =>
+  new OAuthError(405, 'invalid_request', `Method not allowed; use ${use}.`, { Allow: allow });
 
 export const pageNotFound = () =>
   new ApiError(404, API_CODES.pageNotFound, 'No existe ninguna página publicada con esa URL, ruta o slug.', 'Use search_pages para encontrar la URL de una página y pásela a read_page.');

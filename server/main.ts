@@ -10,6 +10,9 @@ import { createLogger, type Logger } from './log.ts';
 import { sendError } from './http/error-response.ts';
 import type { Store } from './stores/types.ts';
 import { createStore } from './stores/index.ts';
+import { coalesceHits } from './stores/coalesce-hits.ts';
+import { withFallback } from './stores/fallback.ts';
+import { createMemoryStore } from './stores/memory.ts';
 import type { ModelHolder } from './read-model/types.ts';
 import { openModel } from './read-model/holder.ts';
 import { createTokenService } from './auth/tokens.ts';
@@ -25,7 +28,6 @@ import { mcpRoute } from './routes/mcp.ts';
 import { siteFallback } from './routes/site.ts';
 import { answerClientErrors, createHostCheck } from './http/client-errors.ts';
 import { createHostPolicy } from './net/host.ts';
-import { quotaCounterOf } from './stores/fallback.ts';
 import { createMetrics } from './observability/metrics.ts';
 import { startMetricsListener } from './observability/listener.ts';
 import type { ReadinessDeps } from './observability/readiness.ts';
@@ -75,7 +77,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Metrics and readiness read the same state, once the store and the model exist.
   const metrics = config.metrics ? createMetrics({ operations, routes: () => routes, state: () => state, clock }) : null;
   const storeState = createStoreState({ roundTrip: metrics?.redisRoundTrip });
-  const store = options.store ?? (await createStore(config, { log, clock, observe: storeState.observe }));
+  const shared = options.store ?? (await createStore(config, { log, clock, observe: storeState.observe }));
+  // The store stack, composed once: hits of one key go to a shared store together
+  // (coalesce-hits.ts), and the quota windows count in this process while it cannot answer (fallback.ts).
+  const store = coalesceHits(shared);
+  const quotaCounter = withFallback({ primary: store, fallback: createMemoryStore({ clock }), log, clock, observer: metrics?.fallback });
   // What the caller passed in, the caller owns and closes; the rest is closed here, also when the start fails.
   const closeOwnStore = async () => { if (!options.store) await store.close(); };
   let model: NonNullable<StartOptions['model']>;
@@ -89,11 +95,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     if (!options.model) await model.close?.();
     await closeOwnStore();
   };
-  const counting = quotaCounterOf({ store, log, clock, observer: metrics?.fallback });
   let draining = false;
-  const state: ReadinessDeps = { model, storeState, countingLocally: () => counting.local, draining: () => draining };
+  const state: ReadinessDeps = { model, storeState, countingLocally: () => quotaCounter.local, draining: () => draining };
   const tokens = createTokenService({ store, config, clock, memory: createTokenMemory(clock), ...(metrics ? { observer: metrics.tokens } : {}) });
-  const deps: AppDeps = { config, log, store, tokens, model, clock, metrics, operations: metrics ? metrics.meterOperations(operations) : operations };
+  const deps: AppDeps = { config, log, store, quotaCounter, tokens, model, clock, metrics, operations: metrics ? metrics.meterOperations(operations) : operations };
 
   const app = createApp(deps, [oauthRoutes, identityRoute, discoveryRoutes, mcpRoute], siteFallback(deps));
   const routes: RouteTable = createRouteTable({ operations: deps.operations });

@@ -21,8 +21,8 @@ const RULES: readonly [RegExp, Tier][] = [
   [/^test\/server\/auth\/(client-auth|clients|secrets|tokens)\.test\.ts$/, 'unit'],
   [/^test\/server\/(compression|end-of-turn|memo)\.test\.ts$/, 'unit'],
   [/^test\/server\/discovery\/(llms-budget|openapi)\.test\.ts$/, 'unit'],
-  [/^test\/server\/http\/(accept|body)\.test\.ts$/, 'unit'],
-  [/^test\/server\/mcp\/exchange-transport\.test\.ts$/, 'unit'],
+  [/^test\/server\/http\/(accept|body|error-response|oauth-error-response)\.test\.ts$/, 'unit'],
+  [/^test\/server\/mcp\/(exchange-transport|json-rpc-errors|results)\.test\.ts$/, 'unit'],
   [/^test\/server\/net\/client-ip\.test\.ts$/, 'unit'],
   [/^test\/server\/pipeline\/input-cache\.test\.ts$/, 'unit'],
   [/^test\/server\/quota\/headers\.test\.ts$/, 'unit'],
@@ -33,7 +33,7 @@ const RULES: readonly [RegExp, Tier][] = [
   [/^test\/server\/read-model\/(parts|url)\.test\.ts$/, 'unit'],
   [/^test\/server\/rest\/query\.test\.ts$/, 'unit'],
   [/^test\/server\/search\/(analysis|analyze|cursor|excerpt|memory|page-sets|rank|search|text-pack)\.test\.ts$/, 'unit'],
-  [/^test\/server\/stores\/(coalesce-hits|memory)\.test\.ts$/, 'unit'],
+  [/^test\/server\/stores\/(coalesce-hits|fallback|memory)\.test\.ts$/, 'unit'],
 ];
 
 /** The tier of a test file, by its path from the project root (forward slashes). */

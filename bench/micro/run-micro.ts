@@ -19,6 +19,8 @@ import { currentBuildDir } from '../../formats/read-model/pointer.ts';
 import { createPageResolver } from '../../server/read-model/url.ts';
 import { CursorCodec } from '../../server/search/cursor.ts';
 import { readSidecar } from '../../formats/search/sidecar.ts';
+import { coalesceHits } from '../../server/stores/coalesce-hits.ts';
+import { withFallback } from '../../server/stores/fallback.ts';
 import { createMemoryStore } from '../../server/stores/memory.ts';
 import { createRedisStore } from '../../server/stores/redis.ts';
 import type { Store } from '../../server/stores/types.ts';
@@ -138,8 +140,11 @@ export async function runMicro(opts: { quick: boolean; log(line: string): void }
     const redisStore = await createRedisStore({ url: redis.url, keyPrefix: 'bench-micro', log });
     stores.push(memory, redisStore);
     const quotaConfig = { rateLimit: { anonymous: 1e9, identified: 1e9, windowSeconds: 60 }, siteUrl: config.siteUrl };
-    const quotaMemory = createQuotaStep({ config: quotaConfig, store: memory, log });
-    const quotaRedis = createQuotaStep({ config: quotaConfig, store: redisStore, log });
+    // The stack the server composes at start (server/main.ts).
+    const quotaStep = (store: Store) =>
+      createQuotaStep({ config: quotaConfig, quotaCounter: withFallback({ primary: coalesceHits(store), fallback: createMemoryStore(), log }) });
+    const quotaMemory = quotaStep(memory);
+    const quotaRedis = quotaStep(redisStore);
     const subject = anonymousSubject('203.0.113.7');
 
     const resolve = createPageResolver(config.siteUrl);

@@ -16,7 +16,7 @@
  */
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
-import { API_CODES, ApiError, PROTOCOL_CODES } from '../errors.ts';
+import { API_CODES, ApiError, methodNotAllowed, PROTOCOL_CODES } from '../errors.ts';
 import { errorBody } from './error-response.ts';
 import { sendJson } from './json.ts';
 import { closeLingering } from './lingering-close.ts';
@@ -54,8 +54,8 @@ const TIMEOUT = answers(new ApiError(408, PROTOCOL_CODES.requestTimeout, 'La pet
   'Envíe las cabeceras y el cuerpo sin pausas.'));
 const TOO_LARGE = answers(new ApiError(431, PROTOCOL_CODES.headersTooLarge, 'Las cabeceras de la petición son demasiado grandes.',
   'Las cabeceras no pueden superar 16 KB en total.'));
-const CONNECT = rawResponse(new ApiError(405, API_CODES.methodNotAllowed, 'Método no permitido: este servidor no es un proxy.',
-  'Use GET, HEAD, OPTIONS o POST.', { Allow: 'GET, HEAD, OPTIONS, POST' }));
+const CONNECT = rawResponse(methodNotAllowed('GET, HEAD, OPTIONS, POST',
+  { message: 'Método no permitido: este servidor no es un proxy.', hint: 'Use GET, HEAD, OPTIONS o POST.' }));
 const NO_HOST = new ApiError(400, PROTOCOL_CODES.badRequest, 'Falta la cabecera Host.', 'Toda petición HTTP/1.1 lleva Host (RFC 9112 §3.2).');
 const EXPECTATION = new ApiError(417, PROTOCOL_CODES.expectationFailed, 'Expectativa no admitida.',
   'La única expectativa admitida es Expect: 100-continue.');

@@ -42,13 +42,12 @@ import { bearerChallenges, readCredential } from '../auth/bearer.ts';
 import { readBody } from '../http/body.ts';
 import { writeCors } from '../http/cors.ts';
 import { setHeaders, type HeaderList } from '../http/header-list.ts';
-import { sendJson } from '../http/json.ts';
 import { versionHeaderList } from '../api-headers.ts';
 import { createPipeline, newCall } from '../pipeline/index.ts';
 import { MCP_PATH } from '../paths.ts';
 import { labelOperation, mcpOperationOf } from '../observability/operation-label.ts';
 import { ExchangeTransport, type ExchangeAnswer } from './exchange-transport.ts';
-import { sendJsonRpcError } from './http-errors.ts';
+import { sendJsonRpcError, sendJsonRpcRefusal } from './json-rpc-errors.ts';
 import { asksForResources, checkMessage, surelyInitialized, surelyStateless } from './revisions.ts';
 import { createServerFactory, type Exchange } from './server.ts';
 import { createMessageQuota, uncountedMessages } from './message-quota.ts';
@@ -167,8 +166,7 @@ export function createMcpHandler(deps: AppDeps): (req: IncomingMessage, res: Ser
       throw limited;
     }
     if ('refusal' in checked) {
-      const { status, id, code, message } = checked.refusal;
-      sendJson(res, status, JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }));
+      sendJsonRpcRefusal(res, checked.refusal);
       return;
     }
 

@@ -13,6 +13,7 @@ import {
   type JSONRPCMessage, type MessageExtraInfo, type RequestId, type Transport,
 } from '@modelcontextprotocol/server';
 import { MCP_BATCH_REPLY_LIMIT } from './limits.ts';
+import { jsonRpcErrorBody, SERVER_ERROR, transportErrorBody } from './json-rpc-errors.ts';
 
 /** What to send back: a status and a JSON body, or none (202). */
 export interface ExchangeAnswer {
@@ -24,10 +25,10 @@ export interface ExchangeAnswer {
 const MAX_BATCH_SIZE = 100;
 
 const refusal = (status: number, code: number, message: string): ExchangeAnswer =>
-  ({ status, body: JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }) });
+  ({ status, body: transportErrorBody(code, message) });
 
-const NOT_ACCEPTABLE = refusal(406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
-const UNSUPPORTED_TYPE = refusal(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+const NOT_ACCEPTABLE = refusal(406, SERVER_ERROR, 'Not Acceptable: Client must accept both application/json and text/event-stream');
+const UNSUPPORTED_TYPE = refusal(415, SERVER_ERROR, 'Unsupported Media Type: Content-Type must be application/json');
 const BAD_JSON = refusal(400, -32700, 'Parse error: Invalid JSON');
 const NOT_JSON_RPC = refusal(400, -32700, 'Parse error: Invalid JSON-RPC message');
 const BATCH_TOO_LARGE = refusal(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
@@ -68,7 +69,7 @@ function batchBody(responses: readonly JSONRPCMessage[]): string {
       bytes += size;
       return part;
     }
-    return JSON.stringify({ jsonrpc: '2.0', id: (r as { id: RequestId }).id, error: { code: -32000, message: `Server error: the batch's answers pass ${MCP_BATCH_REPLY_LIMIT} bytes; send this request alone.` } });
+    return jsonRpcErrorBody((r as { id: RequestId }).id, SERVER_ERROR, `Server error: the batch's answers pass ${MCP_BATCH_REPLY_LIMIT} bytes; send this request alone.`);
   });
   return '[' + parts.join(',') + ']';
 }
@@ -121,7 +122,7 @@ export class ExchangeTransport implements Transport {
     if (!initializing) {
       const version = header(headers, 'mcp-protocol-version');
       if (version !== undefined && !this.supported.includes(version)) {
-        return refusal(400, -32000, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${this.supported.join(', ')})`);
+        return refusal(400, SERVER_ERROR, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${this.supported.join(', ')})`);
       }
     }
 

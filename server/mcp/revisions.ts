@@ -15,11 +15,12 @@
 import { LATEST_PROTOCOL_VERSION, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { INITIALIZE_VERSIONS, PROTOCOL_VERSIONS, STATELESS_VERSION } from '../mcp-versions.ts';
 import { MCP_BATCH_LIMIT } from './limits.ts';
+import { SERVER_ERROR, type RequestId } from './json-rpc-errors.ts';
 
 /** An answer in place of the SDK's: HTTP status and JSON-RPC error. */
 export interface Refusal {
   status: number;
-  id: string | number | null;
+  id: RequestId;
   code: number;
   message: string;
 }
@@ -54,7 +55,7 @@ function repeatedId(batch: readonly unknown[]): string | number | undefined {
 
 export function checkMessage(body: Buffer, headerVersion: string | undefined): Checked {
   const unknownHeader = headerVersion !== undefined && !PROTOCOL_VERSIONS.includes(headerVersion);
-  const unsupported: Checked = { refusal: { status: 400, id: null, code: -32000, message: `Bad Request: Unsupported protocol version: ${headerVersion} (supported versions: ${VERSIONS})` } };
+  const unsupported: Checked = { refusal: { status: 400, id: null, code: SERVER_ERROR, message: `Bad Request: Unsupported protocol version: ${headerVersion} (supported versions: ${VERSIONS})` } };
   let message: unknown;
   try {
     message = JSON.parse(body.toString('utf8'));

@@ -35,6 +35,7 @@ import { instructions, serverInfo } from './identity.ts';
 import { PROTOCOL_VERSIONS } from '../mcp-versions.ts';
 import { listPages, pageTemplate, readTarget, resourceResult } from './resources.ts';
 import { errorText, toolErrorOf, toolResult } from './results.ts';
+import { rpcError, SERVER_ERROR } from './json-rpc-errors.ts';
 import { toolOf, UndeclaredArgument } from './tools.ts';
 
 /** `_meta` key of the rate-limit state on every counted tool result (for hosts; the model gets the text). */
@@ -50,15 +51,6 @@ export interface Exchange {
   /** Whether the message asks about resources: only then are their handlers set up. */
   resources: boolean;
 }
-
-/**
- * A JSON-RPC error for the SDK to send: it uses `code` and `message` as they are (a
- * ProtocolError would prefix "MCP error -32602:" to the message, and the SDK client prefixes it
- * again).
- */
-const rpcError = (code: number, message: string) => Object.assign(new Error(message), { code });
-/** JSON-RPC server error: a used-up window, a store outage. */
-const SERVER_ERROR = -32000;
 
 const ms = (seconds: number) => seconds * 1000;
 const hints = (read: CacheHint): Partial<Record<'tools/list' | 'resources/list' | 'resources/templates/list' | 'resources/read' | 'server/discover', CacheHint>> => ({

@@ -14,7 +14,7 @@ import type { TokenServiceOptions } from '../auth/tokens.ts';
 import type { Operation, OperationResult } from '../operations/operation.ts';
 import type { QuotaPolicy } from '../../formats/schemas/resources.ts';
 import type { Holds } from '../stores/index.ts';
-import type { QuotaCounterDeps } from '../stores/fallback.ts';
+import type { FallbackOptions } from '../stores/fallback.ts';
 import { LIMITS } from '../auth/oauth-limits.ts';
 import type { ReadinessDeps } from './readiness.ts';
 import { createRequestMeter, type Meter } from './request-meter.ts';
@@ -38,7 +38,7 @@ export interface Metrics {
   quotaRefused(policy: QuotaPolicy): void;
   redisRoundTrip(holds: Holds, seconds: number): void;
   tokens: NonNullable<TokenServiceOptions['observer']>;
-  fallback: NonNullable<QuotaCounterDeps['observer']>;
+  fallback: NonNullable<FallbackOptions['observer']>;
   readModel: NonNullable<OpenModelOptions['observer']>;
   /** `operations` with search_pages counting the queries that found nothing. */
   meterOperations(operations: readonly Operation[]): readonly Operation[];

@@ -8,17 +8,15 @@
  * a 401 for a bad token counts against the anonymous bucket of its IP (so token guessing is
  * throttled like anything else), a 400 against the bucket of its caller.
  *
- * While the store is unavailable the same limits are counted in this process
- * (stores/fallback.ts): content keeps answering, with per-process quotas.
+ * The windows count in `quotaCounter`, the store with its per-process fallback (stores/fallback.ts,
+ * composed in main.ts): while the store is unavailable content keeps answering, with per-process quotas.
  */
 import type { Config } from '../config.ts';
 import { chain } from '../chain.ts';
 import { ApiError, API_CODES } from '../errors.ts';
-import type { Logger } from '../log.ts';
 import type { QuotaPolicy } from '../../formats/schemas/resources.ts';
-import type { Clock, Store } from '../stores/types.ts';
 import { ipQuotaKey } from '../net/client-ip.ts';
-import { quotaCounterOf } from '../stores/fallback.ts';
+import type { QuotaCounter } from '../stores/fallback.ts';
 import type { HeaderList } from '../http/header-list.ts';
 import { policyField, pushRateLimitHeaders, retryAfterSeconds, type QuotaState } from './headers.ts';
 import { AUTH_MD_PATH, REGISTER_PATH } from '../paths.ts';
@@ -67,15 +65,14 @@ const per = (windowSeconds: number) => (windowSeconds === 60 ? 'por minuto' : `c
 
 export interface QuotaStepDeps {
   config: Pick<Config, 'rateLimit' | 'siteUrl'>;
-  store: Store;
-  log: Logger;
-  clock?: Clock;
+  /** Where the windows count (the REST API's and MCP's alike, so they share one count per subject). */
+  quotaCounter: Pick<QuotaCounter, 'hit'>;
   /** Told of every call refused for its window. */
   metrics?: { quotaRefused(policy: QuotaPolicy): void } | null;
 }
 
 export function createQuotaStep(deps: QuotaStepDeps, family = API_WINDOWS): QuotaStep {
-  const counter = quotaCounterOf(deps);
+  const counter = deps.quotaCounter;
   const { windowSeconds } = deps.config.rateLimit;
   const anonymous = deps.config.rateLimit.anonymous * family.factor;
   const identified = deps.config.rateLimit.identified * family.factor;

@@ -17,7 +17,7 @@ import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import sirv from 'sirv';
 import type { AppDeps, Fallback } from '../app.ts';
-import { ApiError, API_CODES, noResource } from '../errors.ts';
+import { methodNotAllowed, noResource } from '../errors.ts';
 import { sendError } from '../http/error-response.ts';
 import { DISCOVERY_PATHS } from '../discovery/links.ts';
 import { prefersMarkdown } from '../http/accept.ts';
@@ -146,7 +146,7 @@ export function siteFallback(deps: AppDeps): Fallback {
         sendError(res, noResource('No existe ningún recurso en esta dirección.', 'Compruebe la URL y el método.'), deps.log);
         return;
       }
-      sendError(res, new ApiError(405, API_CODES.methodNotAllowed, 'El sitio solo admite GET y HEAD.', 'Use GET.', { Allow: 'GET, HEAD' }), deps.log);
+      sendError(res, methodNotAllowed('GET, HEAD', { message: 'El sitio solo admite GET y HEAD.', hint: 'Use GET.' }), deps.log);
       return;
     }
     if (pathname.startsWith(ASSET_PREFIX) || !isPagePath(pathname) || isMachinePath(pathname)) {

@@ -1,21 +1,19 @@
 /**
- * Request coalescing for a shared counter (the Redis store's `hit`). Under load, many requests of
- * one subject (an agent, an IP) arrive while that subject's previous increment is still on its
- * way to Redis; sending one command each costs every request a command's encoding, reply parsing
- * and promise chain, comparable to a whole bare node:http response. So per key at most one increment is in flight: the hits that arrive
- * meanwhile wait for it and then go together as one atomic `+n`, and each gets the count it would
- * have had alone (the batch's total minus the hits after it). The first hit of a quiet key waits
- * only for the end of the synchronous run it came in (a microtask), so that the hits of the same
- * run go with it: the API handles a loop turn's requests in one run (end-of-turn.ts). An idle
- * server adds no latency; a busy one adds at most one round trip.
+ * Request coalescing for a shared counter, as a wrapper around a store that can add several hits
+ * at once (AddsHits: the Redis store). Under load, many requests of one subject (an agent, an IP)
+ * arrive while that subject's previous increment is still on its way to Redis; sending one
+ * command each costs every request a command's encoding, reply parsing and promise chain. So per
+ * key at most one increment is in flight: the hits that arrive meanwhile wait for it and then go
+ * together as one atomic `+n`, and each gets the count it would have had alone (the batch's total
+ * minus the hits after it). The first hit of a quiet key waits only for the end of the
+ * synchronous run it came in (a microtask), so that the hits of the same run go with it: the API
+ * handles a loop turn's requests in one run (end-of-turn.ts). An idle server adds no latency; a
+ * busy one adds at most one round trip.
  *
  * Exactness across processes is unchanged: every increment is atomic in Redis, and within a batch
  * the counts are consecutive, as if its hits had been sent back to back.
  */
-import type { WindowCount } from './types.ts';
-
-/** Adds `n` hits to `key` atomically; resolves to the window after them (count includes all n). */
-export type AddHits = (key: string, n: number, windowSeconds: number) => Promise<WindowCount>;
+import type { AddsHits, Store, WindowCount } from './types.ts';
 
 interface Waiter { resolve: (w: WindowCount) => void; reject: (err: unknown) => void }
 
@@ -25,7 +23,13 @@ interface KeyState {
   waiting: Waiter[];
 }
 
-export function coalesceHits(addHits: AddHits): (key: string, windowSeconds: number) => Promise<WindowCount> {
+/**
+ * `store` with its hits coalesced; a store without `addHits` (memory.ts) is returned as it is:
+ * it counts at once, so no hit is ever in flight to join.
+ */
+export function coalesceHits(store: Store & Partial<AddsHits>): Store {
+  if (store.addHits === undefined) return store;
+  const addHits = store.addHits.bind(store);
   /** Keys with an increment in flight or about to be sent. */
   const busy = new Map<string, KeyState>();
 
@@ -53,11 +57,12 @@ export function coalesceHits(addHits: AddHits): (key: string, windowSeconds: num
     send(key, state, batch);
   };
 
-  return (key, windowSeconds) => new Promise<WindowCount>((resolve, reject) => {
+  const hit = (key: string, windowSeconds: number) => new Promise<WindowCount>((resolve, reject) => {
     const state = busy.get(key);
     if (state !== undefined) { state.waiting.push({ resolve, reject }); return; }
     const fresh: KeyState = { windowSeconds, waiting: [{ resolve, reject }] };
     busy.set(key, fresh);
     queueMicrotask(() => next(key, fresh));
   });
+  return { ...store, hit };
 }

@@ -18,12 +18,14 @@
  * while it knows it is down (disconnected, or its circuit breaker open after a failure), so only
  * its probes pay the wait bound.
  *
- * Only quota counting falls back. Token checks and the OAuth endpoints need the store's data
- * and answer 503 while it is down (errors.ts `errorOf`).
+ * Only quota counting falls back: the wrapper is a counter (`hit`), composed once where the server
+ * starts (main.ts) and handed to the quota steps of REST and MCP, which so share its windows.
+ * Token checks and the OAuth endpoints use the store itself: they need its data and answer 503
+ * while it is down (errors.ts `errorOf`).
  */
 import type { Logger } from '../log.ts';
 import { StoreUnavailableError } from './errors.ts';
-import { createMemoryStore } from './memory.ts';
+import type { MemoryStore } from './memory.ts';
 import type { Clock, Store, WindowCount } from './types.ts';
 
 export interface QuotaCounter {
@@ -36,8 +38,11 @@ export interface QuotaCounter {
   readonly local: boolean;
 }
 
-export interface QuotaCounterDeps {
-  store: Store;
+export interface FallbackOptions {
+  /** The shared store. */
+  primary: Pick<Store, 'hit'>;
+  /** This process's windows (an empty memory store of its own), kept for the server's whole life. */
+  fallback: MemoryStore;
   log: Logger;
   /** Clock of the local windows (the store keeps the time of the shared ones). */
   clock?: Clock;
@@ -45,27 +50,9 @@ export interface QuotaCounterDeps {
   observer?: { countedLocally(): void } | undefined;
 }
 
-const counters = new WeakMap<Store, QuotaCounter>();
-
-/**
- * The counter of `deps.store`: one per store, so every caller in the process (REST API, MCP)
- * shares the same local windows during an outage, as they share the store's otherwise. The first
- * call makes it, with its `deps` (the server's composition makes it first, with its observer).
- */
-export function quotaCounterOf(deps: QuotaCounterDeps): QuotaCounter {
-  let counter = counters.get(deps.store);
-  if (counter === undefined) {
-    counter = createQuotaCounter(deps);
-    counters.set(deps.store, counter);
-  }
-  return counter;
-}
-
-export function createQuotaCounter(deps: QuotaCounterDeps): QuotaCounter {
-  const { store, log } = deps;
-  const now = deps.clock ?? Date.now;
-  // This process's windows, kept across every switch (see above).
-  const windows = createMemoryStore(deps.clock ? { clock: deps.clock } : {});
+export function withFallback(options: FallbackOptions): QuotaCounter {
+  const { primary: store, fallback: windows, log } = options;
+  const now = options.clock ?? Date.now;
   let local = false;
   /** Until then (ms) a shared count lower than the local one gives way: one window after the last local hit. */
   let distrustUntil = 0;
@@ -79,7 +66,7 @@ export function createQuotaCounter(deps: QuotaCounterDeps): QuotaCounter {
   };
   const countLocally = (err: unknown, mine: WindowCount, windowSeconds: number): WindowCount => {
     if (!(err instanceof StoreUnavailableError)) throw err;
-    deps.observer?.countedLocally();
+    options.observer?.countedLocally();
     distrustUntil = Math.max(distrustUntil, now() + windowSeconds * 1000);
     if (!local) {
       local = true;
@@ -95,11 +82,11 @@ export function createQuotaCounter(deps: QuotaCounterDeps): QuotaCounter {
       try {
         shared = store.hit(key, windowSeconds);
       } catch (err) {
-        return countLocally(err, windows.hit(key, windowSeconds) as WindowCount, windowSeconds);
+        return countLocally(err, windows.hit(key, windowSeconds), windowSeconds);
       }
       // A store in this process (the memory store) is its own count: nothing to keep beside it.
       if (!(shared instanceof Promise)) return shared;
-      const mine = windows.hit(key, windowSeconds) as WindowCount;
+      const mine = windows.hit(key, windowSeconds);
       return shared.then((c) => counted(c, mine), (err: unknown) => countLocally(err, mine, windowSeconds));
     },
   };

@@ -1,12 +1,13 @@
 /**
  * Picks the store once at start: Redis when REDIS_URL, REDIS_CLUSTER_NODES or REDIS_SENTINELS is
  * set (with the counters on REDIS_QUOTA_URL's Redis when that is set too), otherwise the
- * in-process one.
+ * in-process one. The wrappers around it (coalesce-hits.ts, fallback.ts) are composed where the
+ * server starts (main.ts).
  */
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { createMemoryStore } from './memory.ts';
-import type { Clock, Store } from './types.ts';
+import type { AddsHits, Clock, Store } from './types.ts';
 import type { RedisObserver, RedisStoreOptions, RedisTarget } from './redis.ts';
 
 export { StoreUnavailableError } from './errors.ts';
@@ -26,7 +27,7 @@ function sharedRedis(config: StoreConfig): RedisTarget | undefined {
 export async function createStore(
   config: StoreConfig,
   options: { log: Logger; clock?: Clock; observe?: (holds: Holds) => RedisObserver },
-): Promise<Store> {
+): Promise<Store & Partial<AddsHits>> {
   const target = sharedRedis(config);
   if (!target) return createMemoryStore(options.clock ? { clock: options.clock } : {});
   // Loaded only when used: the memory store needs no Redis client.

@@ -4,7 +4,10 @@ import type { Clock, Store, WindowCount } from './types.ts';
 interface Entry { value: string; expiresAt: number }
 interface Window { count: number; endsAt: number }
 
-export function createMemoryStore(options: { clock?: Clock } = {}): Store {
+/** A store in this process: its counter answers at once. */
+export type MemoryStore = Omit<Store, 'hit'> & { hit(key: string, windowSeconds: number): WindowCount };
+
+export function createMemoryStore(options: { clock?: Clock } = {}): MemoryStore {
   const now = options.clock ?? Date.now;
   const values = new Map<string, Entry>();
   const windows = new Map<string, Window>();

@@ -4,11 +4,11 @@
  * master comes from one factory per topology (redis-connection.ts); everything below holds for
  * each of them.
  *
- * Hot path: `hit` is ONE `EVALSHA` of a small Lua script (INCRBY, expiry on the window's first
- * hits, PTTL), so N processes sharing one Redis admit exactly the limit and a request costs at
- * most one round trip (DEVELOPERS.md records why one EVALSHA and not MULTI/EXEC). Hits of one
- * key that arrive while its previous EVALSHA is in flight are sent together as one `+n`
- * (coalesce-hits.ts).
+ * Hot path: `hit` (and `addHits`, its `+n`) is ONE `EVALSHA` of a small Lua script (INCRBY,
+ * expiry on the window's first hits, PTTL), so N processes sharing one Redis admit exactly the
+ * limit and a request costs at most one round trip (DEVELOPERS.md records why one EVALSHA and not
+ * MULTI/EXEC). The server wraps the store so that hits of one key arriving while its previous
+ * EVALSHA is in flight go together as one `addHits` (coalesce-hits.ts, composed in main.ts).
  *
  * Bounded waits, without node-redis's per-command timeout. node-redis 6 wraps every command in
  * `AbortSignal.timeout(5000)` by default (a timer, a signal and a listener per command, a large
@@ -40,12 +40,11 @@ import { ErrorReply } from 'redis';
 import type { RedisClusterConfig, RedisSentinelConfig } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { StoreUnavailableError } from './errors.ts';
-import { coalesceHits } from './coalesce-hits.ts';
 import type { ConnectionEvents, RedisConnection } from './redis-connection.ts';
 import { nodeConnection } from './redis-node.ts';
 import { clusterConnection } from './redis-cluster.ts';
 import { sentinelConnection } from './redis-sentinel.ts';
-import type { Store, WindowCount } from './types.ts';
+import type { AddsHits, Store, WindowCount } from './types.ts';
 
 export const COMMAND_DEADLINE_MS = 950;
 const SWEEP_MS = 50;
@@ -145,7 +144,7 @@ async function checkEviction(connection: RedisConnection, log: Logger, state: { 
   }));
 }
 
-export async function createRedisStore(options: RedisStoreOptions): Promise<Store> {
+export async function createRedisStore(options: RedisStoreOptions): Promise<Store & AddsHits> {
   const { log } = options;
   const prefix = options.keyPrefix + ':{';
   const k = (key: string) => prefix + key + '}';
@@ -261,11 +260,12 @@ export async function createRedisStore(options: RedisStoreOptions): Promise<Stor
     return { count: Number(count), resetSeconds: Math.max(1, Math.ceil(Number(pttl) / 1000)) };
   };
 
-  const hit = coalesceHits((key, n, windowSeconds) =>
-    script(hitSha, HIT_SCRIPT, k(key), String(windowSeconds * 1000), String(n)).then((reply) => toWindow(reply, windowSeconds)));
+  const addHits = (key: string, n: number, windowSeconds: number): Promise<WindowCount> =>
+    script(hitSha, HIT_SCRIPT, k(key), String(windowSeconds * 1000), String(n)).then((reply) => toWindow(reply, windowSeconds));
 
   return {
-    hit,
+    hit: (key, windowSeconds) => addHits(key, 1, windowSeconds),
+    addHits,
     async peek(key, windowSeconds) {
       const w = toWindow(await script(peekSha, PEEK_SCRIPT, k(key)), windowSeconds);
       return w.count === 0 ? { count: 0, resetSeconds: windowSeconds } : w;

@@ -4,11 +4,12 @@
  * pressure; credentials are few and must never be evicted (docs/operations.md, "Redis"). Counters are the
  * windows (`hit`, `peek`); everything kept by key (`get`, `set`, …) is a credential.
  */
-import type { Store } from './types.ts';
+import type { AddsHits, Store } from './types.ts';
 
-export function splitStore(counters: Store, credentials: Store): Store {
+export function splitStore(counters: Store & AddsHits, credentials: Store): Store & AddsHits {
   return {
     hit: (key, windowSeconds) => counters.hit(key, windowSeconds),
+    addHits: (key, n, windowSeconds) => counters.addHits(key, n, windowSeconds),
     peek: (key, windowSeconds) => counters.peek(key, windowSeconds),
     get: (key) => credentials.get(key),
     set: (key, value, ttlSeconds) => credentials.set(key, value, ttlSeconds),

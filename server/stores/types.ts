@@ -31,5 +31,14 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/**
+ * A store whose counter takes several hits of a key in one atomic step (Redis): what
+ * coalesce-hits.ts batches the hits that arrive while one is on its way into.
+ */
+export interface AddsHits {
+  /** Adds `n` hits to `key` atomically; resolves to the window after them (count includes all n). */
+  addHits(key: string, n: number, windowSeconds: number): Promise<WindowCount>;
+}
+
 /** Injected clock, so expiry is testable without sleeping. Milliseconds since the epoch. */
 export type Clock = () => number;

@@ -7,7 +7,8 @@
 import type { Polka } from 'polka';
 import type { AppDeps } from '../../app.ts';
 import { OAuthError } from '../../errors.ts';
-import { otherMethods, sendOAuthError } from './respond.ts';
+import { sendOAuthError } from '../../http/oauth-error-response.ts';
+import { otherMethods } from './respond.ts';
 
 import { AUTHORIZE_PATH, REGISTER_PATH, TOKEN_PATH } from '../../paths.ts';
 

@@ -1,7 +1,8 @@
 /**
- * What every OAuth endpoint shares: async handlers whose errors reach `sendOAuthError`, JSON
- * responses that are never cached (RFC 6749 §5.1), CORS, the preflight and 405s, per-IP limits
- * counted in the store, and the refusal of credentials in the URL.
+ * What every OAuth endpoint shares: async handlers whose errors reach `sendOAuthError`
+ * (http/oauth-error-response.ts), JSON responses that are never cached (RFC 6749 §5.1), CORS,
+ * the preflight and 405s, per-IP limits counted in the store, and the refusal of credentials in
+ * the URL.
  *
  * Browsers may call every endpoint from any origin (`Access-Control-Allow-Origin: *`, never with
  * credentials mode): no cookie or other ambient credential exists here, each request carries its
@@ -12,9 +13,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Polka, Request } from 'polka';
 import type { AppDeps } from '../../app.ts';
-import { errorOf, OAuthError } from '../../errors.ts';
-import type { Logger } from '../../log.ts';
-import { sendError } from '../../http/error-response.ts';
+import { OAuthError, oauthMethodNotAllowed } from '../../errors.ts';
+import { sendOAuthError } from '../../http/oauth-error-response.ts';
 import { sendJson } from '../../http/json.ts';
 import { answerPreflight, CORS_HEADERS, writeCors, type PreflightPolicy } from '../../http/cors.ts';
 import type { Store } from '../../stores/types.ts';
@@ -36,24 +36,6 @@ export type Handler = (req: Request, res: ServerResponse) => Promise<void>;
 type Middleware = (req: IncomingMessage, res: ServerResponse) => void;
 
 export const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
-
-/**
- * RFC 6749 §5.2: error_description is printable ASCII without `"` and `\`. Descriptions can quote
- * what the client sent (a parameter's name): anything outside that set becomes `?`.
- */
-const describable = (text: string): string => text.replace(/[^\x20\x21\x23-\x5B\x5D-\x7E]/g, '?');
-
-/**
- * The OAuth endpoints' error answer (RFC 6749 §5.2): `{error, error_description}`, never cached;
- * the one place it is written. Anything outside the OAuth shape gets the API's (500 included).
- */
-export function sendOAuthError(res: ServerResponse, thrown: unknown, log: Logger): void {
-  const err = errorOf(thrown, 'oauth');
-  if (!(err instanceof OAuthError)) { sendError(res, thrown, log); return; }
-  if (res.headersSent) { res.destroy(); return; }
-  writeCors(res);
-  sendJson(res, err.status, JSON.stringify({ error: err.error, error_description: describable(err.description) }), err.headers, ['Cache-Control', 'no-store', 'Pragma', 'no-cache']);
-}
 
 /** Runs `handler`; whatever it throws becomes one response, written by `sendOAuthError`. */
 export function oauthHandler(deps: AppDeps, handler: Handler): Middleware {
@@ -77,7 +59,7 @@ const PREFLIGHT_HEADERS = 'Authorization, Content-Type';
 export function otherMethods(app: Polka, deps: AppDeps, path: string, use: string): void {
   const policy: PreflightPolicy = { methods: `${use}, OPTIONS`, requestHeaders: PREFLIGHT_HEADERS };
   app.options(path, (_req, res) => answerPreflight(res, CORS_HEADERS.slice(), policy));
-  app.all(path, (_req, res) => sendOAuthError(res, new OAuthError(405, 'invalid_request', `Method not allowed; use ${use}.`, { Allow: policy.methods }), deps.log));
+  app.all(path, (_req, res) => sendOAuthError(res, oauthMethodNotAllowed(use, policy.methods), deps.log));
 }
 
 /** Parameters that must never travel in a URL, where proxies and logs keep them. */

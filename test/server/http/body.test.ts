@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { OAuthError } from '../../../server/errors.ts';
-import { sendOAuthError } from '../../../server/routes/oauth/respond.ts';
+import { sendOAuthError } from '../../../server/http/oauth-error-response.ts';
 import { parseForm, readForm, readJson } from '../../../server/http/body.ts';
 import { LINGER_MS } from '../../../server/http/lingering-close.ts';
 

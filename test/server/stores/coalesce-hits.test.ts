@@ -1,7 +1,16 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { coalesceHits, type AddHits } from '../../../server/stores/coalesce-hits.ts';
-import type { WindowCount } from '../../../server/stores/types.ts';
+import { coalesceHits } from '../../../server/stores/coalesce-hits.ts';
+import { createMemoryStore } from '../../../server/stores/memory.ts';
+import type { AddsHits, WindowCount } from '../../../server/stores/types.ts';
+
+type AddHits = AddsHits['addHits'];
+
+/** The `hit` of a store whose `addHits` is `addHits`, wrapped. */
+function coalesced(addHits: AddHits): (key: string, windowSeconds: number) => Promise<WindowCount> {
+  const store = coalesceHits({ ...createMemoryStore(), addHits });
+  return (key, windowSeconds) => store.hit(key, windowSeconds) as Promise<WindowCount>;
+}
 
 /** A counter whose increments finish when the test says so. */
 function slowCounter() {
@@ -29,7 +38,7 @@ const microtasks = () => new Promise<void>((r) => queueMicrotask(() => queueMicr
 
 test('a quiet key is sent at the end of the current run, with the hits of that run', async () => {
   const { addHits, calls } = slowCounter();
-  const hit = coalesceHits(addHits);
+  const hit = coalesced(addHits);
   const first = [hit('a', 60), hit('a', 60)];
   assert.is(calls.length, 0, 'nothing sent while the run that hit goes on');
   await microtasks();
@@ -40,7 +49,7 @@ test('a quiet key is sent at the end of the current run, with the hits of that r
 
 test('hits arriving while one is in flight go together, each with its own consecutive count', async () => {
   const { addHits, calls } = slowCounter();
-  const hit = coalesceHits(addHits);
+  const hit = coalesced(addHits);
   const results = [hit('a', 60)];
   await microtasks();
   results.push(hit('a', 60), hit('a', 60), hit('a', 60));
@@ -65,7 +74,7 @@ test('hits arriving while one is in flight go together, each with its own consec
 
 test('an increment that throws instead of rejecting fails its batch and frees the key', async () => {
   let throws = true;
-  const hit = coalesceHits((_key, n) => {
+  const hit = coalesced((_key, n) => {
     if (throws) throw new Error('sync');
     return Promise.resolve({ count: n, resetSeconds: 1 });
   });
@@ -76,7 +85,7 @@ test('an increment that throws instead of rejecting fails its batch and frees th
 
 test('keys do not wait for each other', async () => {
   const { addHits, calls } = slowCounter();
-  const hit = coalesceHits(addHits);
+  const hit = coalesced(addHits);
   const a = hit('a', 60);
   const b = hit('b', 60);
   await microtasks();
@@ -89,7 +98,7 @@ test('keys do not wait for each other', async () => {
 
 test('a failed increment fails its whole batch; the hits waiting behind it are still sent', async () => {
   const { addHits, calls } = slowCounter();
-  const hit = coalesceHits(addHits);
+  const hit = coalesced(addHits);
   const first = hit('a', 60).then(() => 'ok', (e: Error) => e.message);
   await microtasks();
   const waiting = [hit('a', 60), hit('a', 60)];
@@ -104,6 +113,12 @@ test('a failed increment fails its whole batch; the hits waiting behind it are s
   await microtasks();
   calls[2]!.finish();
   assert.is((await later).count, 1, 'the failed increments counted nothing');
+});
+
+test('a store that counts at once (no addHits) is left as it is', () => {
+  const memory = createMemoryStore();
+  assert.is(coalesceHits(memory), memory);
+  assert.equal(memory.hit('a', 60), { count: 1, resetSeconds: 60 });
 });
 
 test.run();
