@@ -8,7 +8,7 @@
 import fs from 'node:fs/promises';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { LOCK_FILE, lockOwner, ownerName, pidIn } from '../formats/read-model/build-lock.ts';
+import { leftBehind, LOCK_FILE, lockOwner, ownerName, pidIn } from '../formats/read-model/build-lock.ts';
 import { BuildError } from './errors.ts';
 
 const ATTEMPTS = 5;
@@ -60,7 +60,7 @@ async function takeOver(outDir: string, file: string, mine: string): Promise<voi
   }
   try {
     // While the guard is held, a lock that is there and dead can only be the dead owner's.
-    if (lockOwner(outDir) === null) await fs.rm(file, { force: true });
+    if (leftBehind(outDir)) await fs.rm(file, { force: true });
   } finally {
     await fs.rm(guard, { force: true });
   }

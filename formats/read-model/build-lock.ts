@@ -51,3 +51,25 @@ export function lockOwner(dir: string): number | null {
   if (owner === null) return Date.now() - stat.mtimeMs < UNREADABLE_GRACE_MS ? UNKNOWN_OWNER : null;
   return owner !== process.pid && isAlive(owner) ? owner : null;
 }
+
+/**
+ * The lock of `dir` is there and its owner is gone. Such a file is removed by a take-over only,
+ * so it is still the same file when the take-over removes it; a lock that is absent or changing
+ * hands is not left behind (its remover would delete the next owner's).
+ */
+export function leftBehind(dir: string): boolean {
+  const file = path.join(dir, LOCK_FILE);
+  const pid = pidIn(file);
+  if (pid !== null) return pid !== process.pid && !isAlive(pid);
+  let before: fs.Stats;
+  let after: fs.Stats;
+  try {
+    before = fs.statSync(file);
+    if (pidIn(file) !== null) return false;
+    after = fs.statSync(file);
+  } catch {
+    return false;
+  }
+  // The same file with no pid in it throughout: written by another kind of writer, or never finished.
+  return before.ino === after.ino && Date.now() - after.mtimeMs >= UNREADABLE_GRACE_MS;
+}

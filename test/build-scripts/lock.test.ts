@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { acquireLock } from '../../build-scripts/lock.ts';
-import { LOCK_FILE, lockOwner } from '../../formats/read-model/build-lock.ts';
+import { leftBehind, LOCK_FILE, lockOwner } from '../../formats/read-model/build-lock.ts';
 
 const run = promisify(execFile);
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'agentes-lock-'));
@@ -41,6 +41,26 @@ test('a lock left by a dead process is taken over; release removes only its own 
     fs.writeFileSync(file, deadPid());
     await release();
     assert.ok(fs.existsSync(file), 'another process\'s lock is left alone');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('only a lock that is there and dead is left behind: an absent one is free, and removing "it" would remove the next owner\'s', () => {
+  const dir = tempDir();
+  try {
+    const file = path.join(dir, LOCK_FILE);
+    assert.is(lockOwner(dir), null, 'no owner');
+    assert.is(leftBehind(dir), false, 'absent: nothing to take over');
+    fs.writeFileSync(file, deadPid());
+    assert.is(leftBehind(dir), true, 'a dead owner');
+    fs.writeFileSync(file, String(process.ppid));
+    assert.is(leftBehind(dir), false, 'a live owner');
+    fs.writeFileSync(file, '');
+    assert.is(leftBehind(dir), false, 'being written');
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(file, old, old);
+    assert.is(leftBehind(dir), true, 'never finished');
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
