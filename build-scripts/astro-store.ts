@@ -23,6 +23,8 @@ export type ContentStore = Map<string, Map<string, StoreEntry>>;
 const cacheDir = (root: string) => path.join(root, 'node_modules', '.astro');
 const singleFile = (root: string) => path.join(cacheDir(root), 'data-store.json');
 const chunkDir = (root: string) => path.join(cacheDir(root), 'data-store');
+/** The guides' digests as their pages were last found to hold them (content-check.ts). */
+export const checkedFile = (root: string) => path.join(cacheDir(root), 'agentes-checked.json');
 
 async function readIfThere(file: string): Promise<string | undefined> {
   try {
@@ -61,8 +63,14 @@ async function readChunks(root: string, manifest: Record<string, string[]>): Pro
   return store;
 }
 
-/** Removes the store in either form: Astro's next build starts from the sources alone. */
-export async function clearContentStore(root: string): Promise<void> {
+/**
+ * Removes the store in either form, and what was checked of it: Astro's next build starts from
+ * the sources alone. Whether there was a store to remove.
+ */
+export async function clearContentStore(root: string): Promise<boolean> {
+  const existed = (await Promise.all([singleFile(root), chunkDir(root)].map((p) => fs.stat(p).then(() => true, () => false)))).some(Boolean);
+  await fs.rm(checkedFile(root), { force: true });
   await fs.rm(singleFile(root), { force: true });
   await fs.rm(chunkDir(root), { recursive: true, force: true });
+  return existed;
 }

@@ -5,11 +5,14 @@
  * the sources (a lost write, a cache restored from elsewhere) builds old pages and still exits 0.
  * So each guide must have its entry, with its file's digest, and its page must hold that entry's
  * rendered HTML; the entries of the JSON collections must equal the files' items.
+ * Astro renders every page again on each build, so a bundle built from an older store shows in
+ * the pages of the guides that changed: only those are read, the others' digests being recorded
+ * when their pages were last found right (all are read when there is no record).
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import xxhash from 'xxhash-wasm';
-import { readContentStore, type ContentStore, type StoreEntry } from './astro-store.ts';
+import { checkedFile, readContentStore, type ContentStore, type StoreEntry } from './astro-store.ts';
 
 export interface StaleContent {
   /** The site path built from it. */
@@ -53,7 +56,10 @@ async function guideFiles(dir: string): Promise<string[] | undefined> {
   }
 }
 
-/** The first guide or data entry the built site does not reflect, or null when it reflects them all. */
+/** Pages read at once. */
+const READ_AHEAD = 16;
+
+/** The first guide or data entry the built site does not reflect, or null when it reflects them all (then recorded as checked). */
 export async function findStaleContent(options: ContentCheckOptions): Promise<StaleContent | null> {
   const guidesDir = path.join(options.contentDir, GUIDES);
   const files = await guideFiles(guidesDir);
@@ -64,33 +70,53 @@ export async function findStaleContent(options: ContentCheckOptions): Promise<St
     if (files?.length) return { page: guidePage(files[0]!.slice(0, -3)), detail: `Astro's content store is not in ${path.join(options.root, 'node_modules', '.astro')}: the pages cannot be checked against src/content` };
     return null;
   }
-  return (files ? await staleGuide(options, guidesDir, files, store) : null) ?? await staleData(options.contentDir, store);
+  const guides = files ? await staleGuide(options, guidesDir, files, store) : undefined;
+  const stale = guides?.stale ?? await staleData(options.contentDir, store);
+  if (!stale && guides?.digests) await fs.writeFile(checkedFile(options.root), JSON.stringify(guides.digests));
+  return stale;
 }
 
-async function staleGuide(options: ContentCheckOptions, dir: string, files: string[], store: ContentStore): Promise<StaleContent | null> {
+/** The first stale guide, else the guides' digests, to be recorded as checked. */
+async function staleGuide(options: ContentCheckOptions, dir: string, files: string[], store: ContentStore): Promise<{ stale?: StaleContent; digests?: Record<string, string> }> {
   const { h64ToString } = await xxhash();
   const byFile = new Map<string, StoreEntry>();
   for (const entry of store.get(GUIDES)?.values() ?? []) if (entry.filePath) byFile.set(path.basename(entry.filePath), entry);
   const source = (name: string) => path.relative(options.root, path.join(dir, name));
+  const checked = await readChecked(options.root);
+  const toRead: [string, StoreEntry][] = [];
   for (const name of files) {
     const entry = byFile.get(name);
-    if (!entry) return { page: guidePage(name.slice(0, -3)), detail: `${source(name)} is not in Astro's content store` };
+    if (!entry) return { stale: { page: guidePage(name.slice(0, -3)), detail: `${source(name)} is not in Astro's content store` } };
     byFile.delete(name);
     // Astro's glob loader digests the file's whole text with xxhash64.
     const digest = h64ToString(await fs.readFile(path.join(dir, name), 'utf8'));
     if (entry.digest !== digest) {
-      return { page: guidePage(entry.id), detail: `Astro's content store holds an older ${source(name)} (digest ${entry.digest}, the file's is ${digest})` };
+      return { stale: { page: guidePage(entry.id), detail: `Astro's content store holds an older ${source(name)} (digest ${entry.digest}, the file's is ${digest})` } };
     }
-    const html = await fs.readFile(path.join(options.distDir, 'guias', entry.id, 'index.html'), 'utf8').catch(() => undefined);
-    if (html === undefined) return { page: guidePage(entry.id), detail: `${source(name)} has no built page` };
-    if (!html.includes(entry.rendered?.html ?? '\0')) {
-      return { page: guidePage(entry.id), detail: `the built page does not hold ${source(name)} as Astro's content store renders it` };
-    }
+    if (checked?.[entry.id] !== digest) toRead.push([name, entry]);
   }
   for (const entry of byFile.values()) {
-    return { page: guidePage(entry.id), detail: `Astro's content store still holds ${entry.filePath}, which is gone` };
+    return { stale: { page: guidePage(entry.id), detail: `Astro's content store still holds ${entry.filePath}, which is gone` } };
   }
-  return null;
+  for (let i = 0; i < toRead.length; i += READ_AHEAD) {
+    const found = await Promise.all(toRead.slice(i, i + READ_AHEAD).map(async ([name, entry]) => {
+      const html = await fs.readFile(path.join(options.distDir, 'guias', entry.id, 'index.html'), 'utf8').catch(() => undefined);
+      if (html === undefined) return { page: guidePage(entry.id), detail: `${source(name)} has no built page` };
+      return html.includes(entry.rendered?.html ?? '\0') ? null
+        : { page: guidePage(entry.id), detail: `the built page does not hold ${source(name)} as Astro's content store renders it` };
+    }));
+    const stale = found.find((f) => f !== null);
+    if (stale) return { stale };
+  }
+  return { digests: Object.fromEntries([...store.get(GUIDES)?.values() ?? []].map((e) => [e.id, e.digest!])) };
+}
+
+async function readChecked(root: string): Promise<Record<string, string> | undefined> {
+  try {
+    return JSON.parse(await fs.readFile(checkedFile(root), 'utf8')) as Record<string, string>;
+  } catch {
+    return undefined; // none yet, or unreadable: every page is read
+  }
 }
 
 async function staleData(contentDir: string, store: ContentStore): Promise<StaleContent | null> {

@@ -1,14 +1,16 @@
 /**
  * Astro: builds the site (`astro build`) in a child process. Its output is kept out of the way
  * and shown (the last lines) only when it fails; the pages it writes drive the progress line.
- * A site that does not reflect the sources (content-check.ts) is built once more from them alone,
- * Astro's content cache removed, and fails the build if it still does not.
+ * Astro's content cache is removed first when the Markdown's inputs changed (render-inputs.ts). A
+ * site that does not reflect the sources (content-check.ts) is built once more from them alone,
+ * the cache removed, and fails the build if it still does not.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { clearContentStore } from '../astro-store.ts';
 import { findStaleContent } from '../content-check.ts';
+import { clearCacheIfInputsChanged } from '../render-inputs.ts';
 import type { BuildContext } from '../context.ts';
 import { BuildError } from '../errors.ts';
 
@@ -39,6 +41,8 @@ export async function astroBuild(ctx: BuildContext, root: string): Promise<{ pag
     }
   };
   const check = () => findStaleContent({ root, contentDir: ctx.contentDir, distDir: ctx.distDir });
+  const cleared = await clearCacheIfInputsChanged(root);
+  if (cleared) ctx.log(`astro: content cache cleared: ${cleared}`);
   const result = await buildOnce();
   const stale = await check();
   if (!stale) return result;

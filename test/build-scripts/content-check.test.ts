@@ -28,8 +28,8 @@ interface Project {
   contentDir: string;
   distDir: string;
   guide(name: string): string;
-  /** What `astro build` would leave: the store from the sources now, and the guides' pages from it. */
-  build(options?: { chunked?: boolean }): Promise<void>;
+  /** What `astro build` would leave: the store from the sources now, and the guides' pages from it (unless `pages` is false). */
+  build(options?: { chunked?: boolean; pages?: boolean }): Promise<void>;
 }
 
 async function project(): Promise<Project> {
@@ -47,7 +47,8 @@ async function project(): Promise<Project> {
     root, contentDir, distDir,
     guide: (name) => path.join(contentDir, 'guides', name),
     async build(options = {}) {
-      await clearContentStore(root);
+      await fs.rm(path.join(root, 'node_modules', '.astro', 'data-store.json'), { force: true });
+      await fs.rm(path.join(root, 'node_modules', '.astro', 'data-store'), { recursive: true, force: true });
       const store: AstroStore = options.chunked
         ? await Store.fromDir(storeDir(root), 64, console) // chunks smaller than an entry: entries span files
         : await Store.fromFile(storeFile(root));
@@ -61,6 +62,7 @@ async function project(): Promise<Project> {
         const id = name.slice(0, -3);
         const html = rendered(text);
         store.scopedStore('guides').set({ id, data: { title: id }, body: text, filePath: `src/content/guides/${name}`, digest: h64ToString(text), rendered: { html, metadata: {} } });
+        if (options.pages === false) continue;
         await fs.mkdir(path.join(distDir, 'guias', id), { recursive: true });
         await fs.writeFile(path.join(distDir, 'guias', id, 'index.html'), `<!doctype html><main><h1>${id}</h1><div class="prose">${html}</div></main>`);
       }
@@ -103,6 +105,25 @@ projectTest('a page that does not hold its entry as the store renders it is name
   const page = path.join(p.distDir, 'guias', 'fuga-de-agua', 'index.html');
   await fs.writeFile(page, (await fs.readFile(page, 'utf8')).replace('Cierra la llave de paso.', 'Texto de ayer.'));
   assert.equal(await check(p), { page: '/guias/fuga-de-agua/', detail: 'the built page does not hold src/content/guides/fuga-de-agua.md as Astro\'s content store renders it' });
+});
+
+projectTest('once checked, only the pages of the guides changed since are read again; clearing the store clears that record', async (p) => {
+  await p.build();
+  assert.is(await check(p), null);
+  const page = path.join(p.distDir, 'guias', 'fuga-de-agua', 'index.html');
+  const good = await fs.readFile(page, 'utf8');
+  await fs.writeFile(page, good.replace('Cierra la llave de paso.', 'Texto de ayer.'));
+  assert.is(await check(p), null, 'an unchanged guide\'s page is not read');
+  await fs.appendFile(p.guide('fuga-de-agua.md'), 'Y llama al fontanero.\n');
+  await p.build({ pages: false });
+  assert.is((await check(p))?.detail, 'the built page does not hold src/content/guides/fuga-de-agua.md as Astro\'s content store renders it');
+  await fs.writeFile(page, good);
+  await p.build();
+  assert.is(await check(p), null);
+  await fs.writeFile(page, good);
+  await clearContentStore(p.root);
+  await p.build({ pages: false });
+  assert.is((await check(p))?.page, '/guias/fuga-de-agua/', 'without the record every page is read');
 });
 
 projectTest('a guide added or deleted since the store was written is named', async (p) => {
