@@ -46,7 +46,7 @@ export async function astroBuild(ctx: BuildContext, root: string): Promise<{ pag
   const result = await buildOnce();
   const stale = await check();
   if (!stale) return result;
-  ctx.log(`astro: ${stale.page} was built from stale content (${stale.detail}); building again with Astro's content cache cleared`);
+  ctx.warn(`astro: ${stale.page} was built from stale content (${stale.detail}); building again with Astro's content cache cleared`);
   await clearContentStore(root);
   const again = await buildOnce();
   const still = await check();
