@@ -19,7 +19,9 @@ export default defineConfig({
   integrations: [sitemap()],
   compressHTML: true,
   // remark/rehype, as the read model's Markdown and the guides' HTML were made with (Astro's
-  // default processor, Sätteri, writes some constructs differently).
+  // default processor, Sätteri, writes some constructs differently). Plugins live in
+  // src/lib/{remark,rehype}-*.ts: the build removes Astro's content cache when one changes
+  // (build-scripts/render-inputs.ts), as Astro's own cache key does not cover their code.
   markdown: { processor: unified({ rehypePlugins: [rehypeScrollTables] }) },
   server: { port: Number(process.env.PORT || 4321) },
   devToolbar: { enabled: false },

@@ -16,7 +16,7 @@ const RULES: readonly [RegExp, Tier][] = [
   [/^test\/build-scripts\/build\.test\.ts$/, 'e2e'],
   [/^test\/scripts\/bundle-server\.test\.ts$/, 'e2e'],
   [/^test\/scripts\/compare\//, 'unit'],
-  [/^test\/build-scripts\/(deterministic|files|pipeline-units|slices)\.test\.ts$/, 'unit'],
+  [/^test\/build-scripts\/(astro-content-store|content-check|deterministic|files|pipeline-units|render-inputs|slices)\.test\.ts$/, 'unit'],
   [/^test\/build-scripts\/(lexicon|markdown)\//, 'unit'],
   [/^test\/server\/auth\/(client-auth|clients|secrets|tokens)\.test\.ts$/, 'unit'],
   [/^test\/server\/(compression|end-of-turn|memo)\.test\.ts$/, 'unit'],

@@ -1,10 +1,16 @@
 /**
  * Astro: builds the site (`astro build`) in a child process. Its output is kept out of the way
  * and shown (the last lines) only when it fails; the pages it writes drive the progress line.
+ * Astro's content cache is removed first when the Markdown's inputs changed (render-inputs.ts). A
+ * site that does not reflect the sources (content-check.ts) is built once more from them alone,
+ * the cache removed, and fails the build if it still does not.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { clearContentStore } from '../astro-store.ts';
+import { findStaleContent } from '../content-check.ts';
+import { clearCacheIfInputsChanged } from '../render-inputs.ts';
 import type { BuildContext } from '../context.ts';
 import { BuildError } from '../errors.ts';
 
@@ -25,13 +31,27 @@ export async function astroBuild(ctx: BuildContext, root: string): Promise<{ pag
   // and moved there.
   const target = path.dirname(ctx.distDir);
   const outDir = inside(root, target) ? target : path.join(root, 'var', `astro-${ctx.buildId}`);
-  try {
-    const result = await runAstro(ctx, root, outDir);
-    if (outDir !== target) await moveOutput(outDir, target);
-    return result;
-  } finally {
-    if (outDir !== target) await fs.rm(outDir, { recursive: true, force: true });
-  }
+  const buildOnce = async () => {
+    try {
+      const result = await runAstro(ctx, root, outDir);
+      if (outDir !== target) await moveOutput(outDir, target);
+      return result;
+    } finally {
+      if (outDir !== target) await fs.rm(outDir, { recursive: true, force: true });
+    }
+  };
+  const check = () => findStaleContent({ root, contentDir: ctx.contentDir, distDir: ctx.distDir });
+  const cleared = await clearCacheIfInputsChanged(root);
+  if (cleared) ctx.log(`astro: content cache cleared: ${cleared}`);
+  const result = await buildOnce();
+  const stale = await check();
+  if (!stale) return result;
+  ctx.warn(`astro: ${stale.page} was built from stale content (${stale.detail}); building again with Astro's content cache cleared`);
+  await clearContentStore(root);
+  const again = await buildOnce();
+  const still = await check();
+  if (still) throw new BuildError(STAGE, still.page, `the built site does not reflect the sources: ${still.detail}`);
+  return again;
 }
 
 /** Replaces `target`'s client/ and server/ with `from`'s (a copy when they are on different file systems). */

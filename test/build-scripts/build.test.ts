@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -340,6 +341,77 @@ siteTest('the astro stage runs astro build into DIST_DIR with SITE_URL and telem
     assert.is(await readPointer(site.outDir), result.buildId);
   } finally {
     delete process.env.FAKE_ASTRO_FAIL;
+  }
+});
+
+/**
+ * A stand-in `astro` that writes its content store with Astro's own MutableDataStore, from the
+ * fixture's content folder, and the guide's page from the store as written on disk, as Astro
+ * bundles it. FAKE_ASTRO_STALE=store keeps a store already there (Astro 5's lost write);
+ * FAKE_ASTRO_STALE=page writes the page from text that is in no source (a bundle of another
+ * store: the check reads the pages of changed guides only, so the test changes the guide too).
+ */
+async function storeAstro(site: FixtureSite): Promise<void> {
+  const module = (...parts: string[]) => pathToFileURL(path.join(ROOT, 'node_modules', ...parts)).href;
+  await fakeAstro(site.root, `
+    const fs = require('fs'), path = require('path');
+    const content = ${JSON.stringify(site.contentDir)}, dist = ${JSON.stringify(site.distDir)};
+    const file = path.join(${JSON.stringify(site.root)}, 'node_modules', '.astro', 'data-store.json');
+    (async () => {
+      const { MutableDataStore } = await import(${JSON.stringify(module('astro', 'dist', 'content', 'mutable-data-store.js'))});
+      const devalue = await import(${JSON.stringify(module('devalue', 'index.js'))});
+      const { h64ToString } = await (await import(${JSON.stringify(module('xxhash-wasm', 'esm', 'xxhash-wasm.js'))})).default();
+      const render = (text) => '<p>' + text.split('---\\n').at(-1).trim() + '</p>';
+      if (!(process.env.FAKE_ASTRO_STALE === 'store' && fs.existsSync(file))) {
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        const store = await MutableDataStore.fromFile(require('url').pathToFileURL(file));
+        const json = (name) => JSON.parse(fs.readFileSync(path.join(content, name), 'utf8'));
+        store.scopedStore('company').set({ id: 'empresa', data: json('company.json') });
+        for (const s of json('services.json')) store.scopedStore('services').set({ id: s.id, data: s });
+        for (const c of json('cities.json')) store.scopedStore('cities').set({ id: c.id, data: c });
+        for (const name of fs.readdirSync(path.join(content, 'guides'))) {
+          const text = fs.readFileSync(path.join(content, 'guides', name), 'utf8');
+          store.scopedStore('guides').set({ id: name.slice(0, -3), data: {}, filePath: 'content/guides/' + name, digest: h64ToString(text), rendered: { html: render(text) } });
+        }
+        await store.waitUntilSaveComplete();
+      }
+      for (const entry of devalue.parse(fs.readFileSync(file, 'utf8')).get('guides').values()) {
+        const page = path.join(dist, 'guias', entry.id, 'index.html');
+        const html = process.env.FAKE_ASTRO_STALE === 'page' ? '<p>Texto que no está en ninguna guía.</p>' : entry.rendered.html;
+        fs.writeFileSync(page, fs.readFileSync(page, 'utf8').replace(/<div class="guia">[\\s\\S]*?<\\/div>|(?=<\\/main>)/, '<div class="guia">' + html + '</div>'));
+      }
+    })().catch((err) => { console.error(err); process.exit(1); });
+  `);
+  await fs.mkdir(path.join(site.contentDir, 'guides'));
+  await fs.writeFile(path.join(site.contentDir, 'guides', 'fuga.md'), '---\ntitle: "Fuga de agua"\n---\n\nCierra la llave de paso.\n');
+}
+
+siteTest('a site astro built from a stale content store is built again from the sources, or the build fails naming the page', async (site) => {
+  await storeAstro(site);
+  const build = (lines: string[]) => buildReadModel({ ...options(site, lines), skipAstro: false, root: site.root });
+  const guideMarkdown = async (buildId: string) =>
+    ReadModelPageSchema.parse(await readJson(path.join(site.outDir, 'builds', buildId, 'pages', 'fuga.json'))).markdown;
+  const first = await build([]);
+  assert.ok((await guideMarkdown(first.buildId)).includes('Cierra la llave de paso.'));
+
+  await fs.appendFile(path.join(site.contentDir, 'guides', 'fuga.md'), '\n## Si gotea el tragaluz\n\nRevisa las tejas.\n');
+  process.env.FAKE_ASTRO_STALE = 'store';
+  try {
+    const lines: string[] = [];
+    const second = await build(lines);
+    const retried = lines.filter((l) => l.startsWith('warning: astro: '));
+    assert.is(retried.length, 1, lines.join('\n'));
+    assert.match(retried[0]!, /^warning: astro: \/guias\/fuga\/ was built from stale content \(Astro's content store holds an older content\/guides\/fuga\.md \(digest [0-9a-f]{16}, the file's is [0-9a-f]{16}\)\); building again with Astro's content cache cleared$/);
+    assert.ok((await guideMarkdown(second.buildId)).includes('Si gotea el tragaluz'), 'the edit is published');
+    assert.equal(second.warnings, [retried[0]!.slice('warning: '.length)]);
+
+    await fs.appendFile(path.join(site.contentDir, 'guides', 'fuga.md'), '\nY llama al tejador.\n');
+    process.env.FAKE_ASTRO_STALE = 'page';
+    const err = await expectFailure(build([]));
+    assert.is(err.message, 'build failed at stage astro, page /guias/fuga/: the built site does not reflect the sources: the built page does not hold content/guides/fuga.md as Astro\'s content store renders it');
+    assert.is(await readPointer(site.outDir), second.buildId, 'the published model stays as it was');
+  } finally {
+    delete process.env.FAKE_ASTRO_STALE;
   }
 });
 
