@@ -20,6 +20,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { tierOf, TIERS, type Tier } from '../test/tiers.ts';
+import { ownCpuMs } from './lib/cpu-time.ts';
 
 const SUITE_FILE = /\.(?:test|spec)\.[cm]?[jt]s$/;
 const COUNT = /\((\d+) \/ (\d+)\)\s*$/;
@@ -101,17 +102,31 @@ export function filesOf({ dir, pattern, tiers }: Pick<Options, 'dir' | 'pattern'
   return found.filter((f) => tiers.includes(tierOf(f))).sort();
 }
 
-interface Result { file: string; output: string; code: number | null; totals: Totals | null; lost: { file: string; lost: number }[] }
+interface Result {
+  file: string;
+  output: string;
+  code: number | null;
+  totals: Totals | null;
+  lost: { file: string; lost: number }[];
+  wallMs: number;
+  /** CPU time of the file's process and the processes it waited for; null where unknown. */
+  cpuMs: number | null;
+}
+
+const CPU_ON_EXIT = new URL('./lib/cpu-on-exit.ts', import.meta.url).href;
 
 function runFile(file: string): Promise<Result> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', file], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, TEST_TIER: tierOf(file) },
+    const started = Date.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', CPU_ON_EXIT, file], {
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      env: { ...process.env, TEST_TIER: tierOf(file), TEST_CPU_FD: '3' },
     });
     let output = `${file}\n`;
+    let cpu = '';
     child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
     child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => { cpu += chunk.toString(); });
     const timer = setTimeout(() => {
       output += `\n  TIMEOUT  still running after ${FILE_TIMEOUT_MS / 60_000} minutes: stopped\n`;
       child.kill('SIGKILL');
@@ -119,9 +134,28 @@ function runFile(file: string): Promise<Result> {
     child.once('error', (err) => { output += `\n  ${err.message}\n`; });
     child.once('close', (code) => {
       clearTimeout(timer);
-      resolve({ file, output, code, totals: totalsOf(output), lost: lostSuites(output) });
+      const cpuMs = cpu.trim() === '' ? null : Number(cpu);
+      resolve({ file, output, code, totals: totalsOf(output), lost: lostSuites(output), wallMs: Date.now() - started, cpuMs });
     });
   });
+}
+
+const seconds = (ms: number | null) => (ms === null ? '    ?' : `${(ms / 1000).toFixed(1)}s`.padStart(7));
+
+/** The time summary: per tier, then the slowest files, wall and CPU time each. */
+export function timeReport(results: readonly Pick<Result, 'file' | 'wallMs' | 'cpuMs'>[], slowest = 12): string {
+  let out = '\n  Time by tier (wall time summed over files, CPU time):\n';
+  for (const tier of TIERS) {
+    const of = results.filter((r) => tierOf(r.file) === tier);
+    if (of.length === 0) continue;
+    const cpu = of.some((r) => r.cpuMs === null) ? null : of.reduce((a, r) => a + r.cpuMs!, 0);
+    out += `    ${tier.padEnd(7)} ${String(of.length).padStart(3)} files ${seconds(of.reduce((a, r) => a + r.wallMs, 0))} ${seconds(cpu)}\n`;
+  }
+  out += `\n  Slowest files (wall, CPU):\n`;
+  for (const r of [...results].sort((a, b) => b.wallMs - a.wallMs).slice(0, slowest)) {
+    out += `    ${seconds(r.wallMs)} ${seconds(r.cpuMs)}  ${r.file}\n`;
+  }
+  return out;
 }
 
 const failed = (r: Result) => r.code !== 0 || r.totals === null || r.totals.passed + r.totals.skipped < r.totals.total || r.lost.length > 0;
@@ -184,6 +218,9 @@ async function main(args: string[]): Promise<number> {
       process.stdout.write(`\n  LOST  ${s.lost} test(s) of ${s.file} never ran: a before/after hook failed (uvu does not report it).\n`);
     }
   }
+  process.stdout.write(timeReport(results));
+  const cpu = ownCpuMs();
+  if (cpu !== null) process.stdout.write(`    CPU time of the whole run: ${seconds(cpu).trim()} (this runner, the sample-site build, every file)\n`);
   if (failures.length > 0) {
     process.stdout.write('\n  Failed files (run one alone: node --import tsx <file>):\n');
     for (const r of failures.sort((a, b) => a.file.localeCompare(b.file))) process.stdout.write(`    ${r.file}\n`);
