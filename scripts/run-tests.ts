@@ -1,12 +1,16 @@
 /**
- * `npm test`'s runner. Each uvu file runs in a process of its own, several at once, and its
- * output is printed whole when it ends; the totals of every file close the run as uvu's do.
+ * `npm test`'s runner. Several uvu files run at once, and each file's output is printed whole
+ * when it ends; the totals of every file close the run as uvu's do, then the time each tier and
+ * the slowest files took. A unit file runs in a worker process that runs other unit files before
+ * and after it (scripts/lib/test-worker.ts): they need nothing outside the process, and share its
+ * start. Every other file runs in a process of its own.
  *
  *   node --import tsx scripts/run-tests.ts                       every tier
  *   node --import tsx scripts/run-tests.ts --tier unit           one tier (unit, server, e2e; test/tiers.ts)
  *   node --import tsx scripts/run-tests.ts test/server/mcp       the files under a folder
  *   node --import tsx scripts/run-tests.ts [dir] [pattern]       as uvu takes them
  *   --jobs N                                                     files at once (TEST_JOBS; default: cores + 1)
+ *   --isolate                                                    unit files too each in a process of its own
  *
  * The sample site is built once, before any file that may read it starts. At most one e2e file
  * runs at a time: browsers and process failures want the machine to themselves more than the rest.
@@ -21,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { tierOf, TIERS, type Tier } from '../test/tiers.ts';
 import { ownCpuMs } from './lib/cpu-time.ts';
+import { createWorkerPool, type WorkerPool } from './lib/test-worker-pool.ts';
 
 const SUITE_FILE = /\.(?:test|spec)\.[cm]?[jt]s$/;
 const COUNT = /\((\d+) \/ (\d+)\)\s*$/;
@@ -64,18 +69,23 @@ export interface Options {
   pattern: RegExp;
   tiers: readonly Tier[];
   jobs: number;
+  /** Each unit file in a process of its own, as the other tiers' files. */
+  isolate: boolean;
 }
 
 export function parseArgs(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Options {
   const positional: string[] = [];
   let tiers: Tier[] = [...TIERS];
   let jobs = Number(env.TEST_JOBS) || os.availableParallelism() + 1;
+  let isolate = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--tier') {
       const named = (args[++i] ?? '').split(',');
       for (const t of named) if (!TIERS.includes(t as Tier)) throw new Error(`--tier takes ${TIERS.join(', ')}; got "${t}"`);
       tiers = named as Tier[];
+    } else if (arg === '--isolate') {
+      isolate = true;
     } else if (arg === '--jobs') {
       jobs = Number(args[++i]);
       if (!Number.isInteger(jobs) || jobs < 1) throw new Error('--jobs takes a whole number ≥ 1');
@@ -84,7 +94,7 @@ export function parseArgs(args: readonly string[], env: NodeJS.ProcessEnv = proc
     }
   }
   const [dir = 'test', pattern = '\\.test\\.ts$'] = positional;
-  return { dir, pattern: new RegExp(pattern), tiers, jobs };
+  return { dir, pattern: new RegExp(pattern), tiers, jobs, isolate };
 }
 
 /** The files to run, from the project root, in a stable order. */
@@ -115,6 +125,15 @@ interface Result {
 
 const CPU_ON_EXIT = new URL('./lib/cpu-on-exit.ts', import.meta.url).href;
 
+const resultOf = (file: string, output: string, code: number | null, started: number, cpuMs: number | null): Result =>
+  ({ file, output, code, totals: totalsOf(output), lost: lostSuites(output), wallMs: Date.now() - started, cpuMs });
+
+async function runPooled(pool: WorkerPool, file: string): Promise<Result> {
+  const started = Date.now();
+  const r = await pool.run(file);
+  return resultOf(file, `${file}\n${r.output}`, r.code, started, r.cpuMs);
+}
+
 function runFile(file: string): Promise<Result> {
   return new Promise((resolve) => {
     const started = Date.now();
@@ -124,8 +143,8 @@ function runFile(file: string): Promise<Result> {
     });
     let output = `${file}\n`;
     let cpu = '';
-    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
     (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => { cpu += chunk.toString(); });
     const timer = setTimeout(() => {
       output += `\n  TIMEOUT  still running after ${FILE_TIMEOUT_MS / 60_000} minutes: stopped\n`;
@@ -135,7 +154,7 @@ function runFile(file: string): Promise<Result> {
     child.once('close', (code) => {
       clearTimeout(timer);
       const cpuMs = cpu.trim() === '' ? null : Number(cpu);
-      resolve({ file, output, code, totals: totalsOf(output), lost: lostSuites(output), wallMs: Date.now() - started, cpuMs });
+      resolve(resultOf(file, output, code, started, cpuMs));
     });
   });
 }
@@ -161,7 +180,8 @@ export function timeReport(results: readonly Pick<Result, 'file' | 'wallMs' | 'c
 const failed = (r: Result) => r.code !== 0 || r.totals === null || r.totals.passed + r.totals.skipped < r.totals.total || r.lost.length > 0;
 
 /** Runs `files`, `jobs` at once and one e2e file at a time, calling `done` as each ends. */
-async function runAll(files: readonly string[], jobs: number, done: (r: Result) => void): Promise<Result[]> {
+async function runAll(files: readonly string[], { jobs, isolate }: Pick<Options, 'jobs' | 'isolate'>, done: (r: Result) => void): Promise<Result[]> {
+  const pool = createWorkerPool({ env: { ...process.env, TEST_TIER: 'unit' }, timeoutMs: FILE_TIMEOUT_MS });
   // The e2e files first: they are the longest, and the rest fill the other places around them.
   const queue = [...files.filter((f) => tierOf(f) === 'e2e'), ...files.filter((f) => tierOf(f) !== 'e2e')];
   const results: Result[] = [];
@@ -177,7 +197,7 @@ async function runAll(files: readonly string[], jobs: number, done: (r: Result) 
     const [file] = queue.splice(next, 1) as [string];
     const e2e = tierOf(file) === 'e2e';
     if (e2e) e2eRunning = true;
-    const job = runFile(file).then((r) => {
+    const job = (tierOf(file) === 'unit' && !isolate ? runPooled(pool, file) : runFile(file)).then((r) => {
       if (e2e) e2eRunning = false;
       results.push(r);
       done(r);
@@ -186,6 +206,7 @@ async function runAll(files: readonly string[], jobs: number, done: (r: Result) 
     });
     running.add(job);
   }
+  await pool.close();
   return results;
 }
 
@@ -203,7 +224,7 @@ async function main(args: string[]): Promise<number> {
     const { builtReadModel } = await import('../test/helpers/built-site.ts');
     await builtReadModel();
   }
-  const results = await runAll(files, options.jobs, (r) => {
+  const results = await runAll(files, options, (r) => {
     process.stdout.write(`\n${r.output}${failed(r) && r.totals === null ? `\n  ENDED WITHOUT TOTALS (exit ${r.code})\n` : ''}`);
   });
 
