@@ -1,10 +1,11 @@
-/** The Markdown report of one run: machine, HTTP table, micro-benchmarks, build, target checks. */
+/** The Markdown report of one run: machine, HTTP table, micro-benchmarks, build, large sites, Lighthouse, target checks. */
 import type { BuildReport, BuildRun } from './build/run-build.ts';
 import { METRICS_ON, type HttpReport, type HttpRow } from './http/run-http.ts';
 import type { MachineInfo } from './lib/machine.ts';
 import { fmt, mb, median, table } from './lib/stats.ts';
 import type { MicroReport } from './micro/run-micro.ts';
 import type { LargeReport } from './large/run-large.ts';
+import type { LighthouseBenchReport } from './lighthouse/run-lighthouse.ts';
 import type { Check } from './targets.ts';
 
 export interface Results {
@@ -14,6 +15,7 @@ export interface Results {
   micro?: MicroReport;
   build?: BuildReport;
   large?: LargeReport;
+  lighthouse?: LighthouseBenchReport;
   checks: Check[];
   minutes: number;
 }
@@ -81,7 +83,7 @@ function relevanceTable(micro: MicroReport): string[] {
   const pct = (n: number, of: number) => (of === 0 ? '—' : `${fmt((100 * n) / of, 1)} %`);
   const { groups, total } = micro.relevance;
   return [
-    '**Search relevance** on the realistic query set (test/server/search/realistic/queries/, answers decided from the content before any run):',
+    '**Search relevance** on the realistic query set (data/search-queries/realistic/, answers decided from the content before any run):',
     '',
     table(['group', 'queries with an answer', 'top-1', 'top-3', 'off-site queries with no result'],
       [...groups, total].map((g) => [g.group, String(g.answerable), pct(g.top1, g.answerable), pct(g.top3, g.answerable), g.offSite ? `${g.empty}/${g.offSite}` : '—'])),
@@ -147,6 +149,17 @@ function largeSection(large: LargeReport): string {
   ].join('\n');
 }
 
+function lighthouseSection(lighthouse: LighthouseBenchReport): string {
+  return [
+    '### Lighthouse Performance',
+    '',
+    'Lighthouse\'s default configuration (mobile emulation, simulated slow 4G, 4× CPU slowdown) on the pages the page tests open, '
+      + 'served by the real server as `npm start` runs it over the built sample site; one run per page.',
+    '',
+    table(['page', 'Performance', 'audits that cost points'], lighthouse.pages.map((p) => [`\`${p.path}\``, String(p.performance), p.lost.join('; ') || '—'])),
+  ].join('\n');
+}
+
 function checkSection(list: readonly Check[]): string {
   return [
     '### Targets',
@@ -165,6 +178,7 @@ export function renderReport(r: Results): string {
   if (r.micro) parts.push(microSection(r.micro));
   if (r.build) parts.push(buildSection(r.build));
   if (r.large) parts.push(largeSection(r.large));
+  if (r.lighthouse) parts.push(lighthouseSection(r.lighthouse));
   parts.push(checkSection(r.checks));
   return parts.join('\n\n') + '\n';
 }

@@ -3,7 +3,8 @@
  * Sections: http (real server vs a bare node:http baseline, memory store and Redis), micro
  * (tinybench and per-call workloads of the hot functions), build (`npm run build`, and the
  * read-model stage on a generated large site), large (10,000- and 100,000-page sites: the build,
- * the server's start, memory, cold reads, search and a publish under load). Prints a Markdown report; `--check` exits 1 when a
+ * the server's start, memory, cold reads, search and a publish under load), lighthouse (Lighthouse
+ * Performance on the pages the page tests open). Prints a Markdown report; `--check` exits 1 when a
  * figure misses its target, naming it. Not part of `npm test`.
  */
 import fs from 'node:fs/promises';
@@ -11,6 +12,7 @@ import path from 'node:path';
 import { runBuild, type BuildReport } from './build/run-build.ts';
 import { runHttp, type HttpReport } from './http/run-http.ts';
 import { runLarge, type LargeReport } from './large/run-large.ts';
+import { runLighthouse, type LighthouseBenchReport } from './lighthouse/run-lighthouse.ts';
 import { pickTool } from './http/load.ts';
 import { parseArgs, USAGE } from './lib/args.ts';
 import { loadNow, machineInfo } from './lib/machine.ts';
@@ -40,6 +42,7 @@ async function main(argv: string[]): Promise<number> {
   let micro: MicroReport | undefined;
   let build: BuildReport | undefined;
   let large: LargeReport | undefined;
+  let lighthouse: LighthouseBenchReport | undefined;
   // Both load sections use one tool; autocannon runs in this process, beside the server on the
   // same cores, so its figures differ from wrk's (ratios closer to 1, latency tails longer).
   const tool = args.sections.has('large') || args.sections.has('http') ? await pickTool(args.tool) : undefined;
@@ -57,10 +60,13 @@ async function main(argv: string[]): Promise<number> {
     });
   }
 
+  // Last: a browser and the simulated slow CPU want the machine to themselves.
+  if (args.sections.has('lighthouse')) lighthouse = await runLighthouse({ log });
+
   machine.loadEnd = loadNow();
-  const list = checks({ http, micro, build, large });
+  const list = checks({ http, micro, build, large, lighthouse });
   const report = renderReport({
-    machine, http, micro, build, large, checks: list,
+    machine, http, micro, build, large, lighthouse, checks: list,
     command: ['npm run bench', ...(argv.length ? ['--', ...argv] : [])].join(' '),
     minutes: (performance.now() - started) / 60_000,
   });

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseConfig } from '../../server/config.ts';
 import { buildPath, readPointer } from '../../server/read-model/pointer.ts';
-import { startRedis } from '../lib/redis.ts';
+import { startRedisServer } from '../../scripts/lib/redis-server.ts';
 import { bundleServer } from '../../scripts/bundle-server.ts';
 import { startBaseline, startServer, type Child } from '../lib/processes.ts';
 import { median } from '../lib/stats.ts';
@@ -132,7 +132,7 @@ async function longAndShort(pagesDir: string): Promise<{ longSlug: string; short
 export async function runHttp(opts: HttpOptions): Promise<HttpReport> {
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-bench-'));
   const children: Child[] = [];
-  const redis = await startRedis();
+  const redis = await startRedisServer();
   try {
     const model = await snapshotReadModel(path.join(tmp, 'read-model'));
     const pages = await longAndShort(model.pagesDir);

@@ -18,7 +18,7 @@ import { createBuildWorkers } from '../../../build-scripts/workers.ts';
 import { docOfAll, WORD_ANSWERS_DATA_FILE, WORD_ANSWERS_FILE, WordAnswers, writeWordAnswers } from '../../../server/search/word-answers.ts';
 import { familyKey, WordHitsMaker, type WordHits } from '../../../server/search/word-hits.ts';
 import { buildFixtureIndex, FIXTURE_CURSOR_KEY, pageInfo, type BuiltIndex } from './fixtures.ts';
-import { loadHeldOut, loadQuerySet } from './realistic/evaluate.ts';
+import { loadHeldOut, loadQuerySet } from '../../../data/search-queries/index.ts';
 
 let built: BuiltIndex;
 
