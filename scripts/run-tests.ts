@@ -12,8 +12,8 @@
  *   --jobs N                                                     files at once (TEST_JOBS; default: cores + 1)
  *   --isolate                                                    unit files too each in a process of its own
  *
- * The sample site is built once, before any file that may read it starts. At most one e2e file
- * runs at a time: browsers and process failures want the machine to themselves more than the rest.
+ * The sample site is built once, before any file that may read it starts. The e2e files start
+ * first, as the longest; of the files that drive a browser one runs at a time (test/tiers.ts).
  *
  * A file fails the run when uvu counts a failure, when it exits without its totals, and when a
  * suite ran fewer tests than it has with no failure to show for it: uvu swallows an error thrown
@@ -23,7 +23,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { tierOf, TIERS, type Tier } from '../test/tiers.ts';
+import { oneAtATime, tierOf, TIERS, type Tier } from '../test/tiers.ts';
 import { ownCpuMs } from './lib/cpu-time.ts';
 import { createWorkerPool, type WorkerPool } from './lib/test-worker-pool.ts';
 
@@ -179,26 +179,26 @@ export function timeReport(results: readonly Pick<Result, 'file' | 'wallMs' | 'c
 
 const failed = (r: Result) => r.code !== 0 || r.totals === null || r.totals.passed + r.totals.skipped < r.totals.total || r.lost.length > 0;
 
-/** Runs `files`, `jobs` at once and one e2e file at a time, calling `done` as each ends. */
+/** Runs `files`, `jobs` at once and one browser file at a time, calling `done` as each ends. */
 async function runAll(files: readonly string[], { jobs, isolate }: Pick<Options, 'jobs' | 'isolate'>, done: (r: Result) => void): Promise<Result[]> {
   const pool = createWorkerPool({ env: { ...process.env, TEST_TIER: 'unit' }, timeoutMs: FILE_TIMEOUT_MS });
   // The e2e files first: they are the longest, and the rest fill the other places around them.
   const queue = [...files.filter((f) => tierOf(f) === 'e2e'), ...files.filter((f) => tierOf(f) !== 'e2e')];
   const results: Result[] = [];
-  let e2eRunning = false;
+  let browserRunning = false;
   let wake: (() => void) | null = null;
   const running = new Set<Promise<void>>();
   while (queue.length > 0 || running.size > 0) {
-    const next = running.size < jobs ? queue.findIndex((f) => !(e2eRunning && tierOf(f) === 'e2e')) : -1;
+    const next = running.size < jobs ? queue.findIndex((f) => !(browserRunning && oneAtATime(f))) : -1;
     if (next < 0) {
       await new Promise<void>((resolve) => { wake = resolve; });
       continue;
     }
     const [file] = queue.splice(next, 1) as [string];
-    const e2e = tierOf(file) === 'e2e';
-    if (e2e) e2eRunning = true;
+    const browser = oneAtATime(file);
+    if (browser) browserRunning = true;
     const job = (tierOf(file) === 'unit' && !isolate ? runPooled(pool, file) : runFile(file)).then((r) => {
-      if (e2e) e2eRunning = false;
+      if (browser) browserRunning = false;
       results.push(r);
       done(r);
       running.delete(job);
