@@ -1,6 +1,6 @@
 /**
- * The search stage's output for the read-model fixtures, made once per content and code: keyed by
- * the pages and site URL it indexes and by every source file the build and the server are made of
+ * The search stage's output for the test fixtures, made once per content and code: keyed by the
+ * pages, site URL and lexicon it indexes with and by every source file the build and the server are made of
  * (and Pagefind's version), so a change to any of them makes it afresh. Running Pagefind is most
  * of a fixture's cost, and dozens of test files index the same pages; a copy is what the stage
  * writes for them (search-index-cache.test.ts). Entries live in
@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { buildSearchIndex } from '../../build-scripts/pagefind/search-index.ts';
 import { ROOT } from '../../server/config.ts';
+import type { CompiledLexicon } from '../../server/schemas/lexicon.ts';
 import type { ReadModelPage } from '../../server/schemas/read-model.ts';
 
 const CACHE = path.join(ROOT, 'var', 'test', 'search-index');
@@ -39,16 +40,16 @@ function sourcesHash(): string {
   return sources;
 }
 
-/** Writes into `outDir` what `buildSearchIndex({ pages, outDir, siteUrl })` writes. */
-export async function cachedSearchIndex(opts: { pages: readonly ReadModelPage[]; outDir: string; siteUrl: string }): Promise<void> {
+/** Writes into `outDir` what `buildSearchIndex({ pages, outDir, siteUrl, lexicon })` writes. */
+export async function cachedSearchIndex(opts: { pages: readonly ReadModelPage[]; outDir: string; siteUrl: string; lexicon?: CompiledLexicon }): Promise<void> {
   const code = sourcesHash();
-  const input = createHash('sha256').update(JSON.stringify({ siteUrl: opts.siteUrl, pages: opts.pages })).digest('hex').slice(0, 16);
+  const input = createHash('sha256').update(JSON.stringify({ siteUrl: opts.siteUrl, pages: opts.pages, lexicon: opts.lexicon ?? null })).digest('hex').slice(0, 16);
   const entry = path.join(CACHE, code, input);
   if (!fs.existsSync(entry)) {
     // Made aside and renamed into place, so a process never reads another's half-written entry.
     const making = `${entry}.${process.pid}-${Math.random().toString(36).slice(2)}`;
     fs.mkdirSync(path.dirname(entry), { recursive: true });
-    await buildSearchIndex({ pages: [...opts.pages], outDir: making, siteUrl: opts.siteUrl });
+    await buildSearchIndex({ pages: [...opts.pages], outDir: making, siteUrl: opts.siteUrl, ...(opts.lexicon ? { lexicon: opts.lexicon } : {}) });
     try {
       fs.renameSync(making, entry);
     } catch {
