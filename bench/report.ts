@@ -1,4 +1,4 @@
-/** The Markdown report of one run: machine, HTTP table, micro-benchmarks, build, target checks. */
+/** The Markdown report of one run: machine, HTTP table, micro-benchmarks, build, large sites, Lighthouse, target checks. */
 import type { BuildReport, BuildRun } from './build/run-build.ts';
 import { METRICS_ON, type HttpReport, type HttpRow } from './http/run-http.ts';
 import type { MachineInfo } from './lib/machine.ts';
@@ -6,6 +6,7 @@ import { fmt, mb, median, table } from './lib/stats.ts';
 import type { MicroReport } from './micro/run-micro.ts';
 import type { LargeReport } from './large/run-large.ts';
 import type { StartOptionsReport } from './start-options/run-start-options.ts';
+import type { LighthouseBenchReport } from './lighthouse/run-lighthouse.ts';
 import type { Check } from './targets.ts';
 
 export interface Results {
@@ -16,6 +17,7 @@ export interface Results {
   build?: BuildReport;
   large?: LargeReport;
   startOptions?: StartOptionsReport;
+  lighthouse?: LighthouseBenchReport;
   checks: Check[];
   minutes: number;
 }
@@ -83,7 +85,7 @@ function relevanceTable(micro: MicroReport): string[] {
   const pct = (n: number, of: number) => (of === 0 ? '—' : `${fmt((100 * n) / of, 1)} %`);
   const { groups, total } = micro.relevance;
   return [
-    '**Search relevance** on the realistic query set (test/server/search/realistic/queries/, answers decided from the content before any run):',
+    '**Search relevance** on the realistic query set (data/search-queries/realistic/, answers decided from the content before any run):',
     '',
     table(['group', 'queries with an answer', 'top-1', 'top-3', 'off-site queries with no result'],
       [...groups, total].map((g) => [g.group, String(g.answerable), pct(g.top1, g.answerable), pct(g.top3, g.answerable), g.offSite ? `${g.empty}/${g.offSite}` : '—'])),
@@ -152,13 +154,24 @@ function largeSection(large: LargeReport): string {
 function startOptionsSection(r: StartOptionsReport): string {
   const both = (bytes: readonly number[]) => bytes.map((b) => fmt(b / 1024 / 1024)).join(' / ');
   return [
-    '## Start options',
+    '### Start options',
     '',
     `Each variant ran as ${r.copies} servers on one read model (figures per server, MB), each taking the same mix of reads for ${r.seconds} s in each of ${r.rounds} rounds. `
       + 'Memory read once idle (15 s) after the start and after the load. CPU per request: median, and its ratio to the start script\'s servers within each round (median over rounds).',
     '',
     table(['variant', 'RSS after start', 'RSS after the load', 'CPU µs / request', 'CPU ÷ start script', 'p99 ms'],
       r.rows.map((row) => [row.variant, both(row.rssAtStart), both(row.rssAfterLoad), fmt(row.cpuUsPerRequest, 1), fmt(row.cpuRatio, 2), fmt(row.p99Ms, 2)])),
+  ].join('\n');
+}
+
+function lighthouseSection(lighthouse: LighthouseBenchReport): string {
+  return [
+    '### Lighthouse Performance',
+    '',
+    'Lighthouse\'s default configuration (mobile emulation, simulated slow 4G, 4× CPU slowdown) on the pages the page tests open, '
+      + 'served by the real server as `npm start` runs it over the built sample site; one run per page.',
+    '',
+    table(['page', 'Performance', 'audits that cost points'], lighthouse.pages.map((p) => [`\`${p.path}\``, String(p.performance), p.lost.join('; ') || '—'])),
   ].join('\n');
 }
 
@@ -181,6 +194,7 @@ export function renderReport(r: Results): string {
   if (r.build) parts.push(buildSection(r.build));
   if (r.large) parts.push(largeSection(r.large));
   if (r.startOptions) parts.push(startOptionsSection(r.startOptions));
+  if (r.lighthouse) parts.push(lighthouseSection(r.lighthouse));
   parts.push(checkSection(r.checks));
   return parts.join('\n\n') + '\n';
 }

@@ -4,7 +4,8 @@
  * (tinybench and per-call workloads of the hot functions), build (`npm run build`, and the
  * read-model stage on a generated large site), large (10,000- and 100,000-page sites: the build,
  * the server's start, memory, cold reads, search and a publish under load), start-options (each
- * option `npm start` gives the server, alone and left out). Prints a Markdown report; `--check` exits 1 when a
+ * option `npm start` gives the server, alone and left out), lighthouse (Lighthouse Performance on
+ * the pages the page tests open). Prints a Markdown report; `--check` exits 1 when a
  * figure misses its target, naming it. Not part of `npm test`.
  */
 import fs from 'node:fs/promises';
@@ -12,6 +13,7 @@ import path from 'node:path';
 import { runBuild, type BuildReport } from './build/run-build.ts';
 import { runHttp, type HttpReport } from './http/run-http.ts';
 import { runLarge, type LargeReport } from './large/run-large.ts';
+import { runLighthouse, type LighthouseBenchReport } from './lighthouse/run-lighthouse.ts';
 import { pickTool } from './http/load.ts';
 import { parseArgs, USAGE } from './lib/args.ts';
 import { loadNow, machineInfo } from './lib/machine.ts';
@@ -43,6 +45,7 @@ async function main(argv: string[]): Promise<number> {
   let build: BuildReport | undefined;
   let large: LargeReport | undefined;
   let startOptions: StartOptionsReport | undefined;
+  let lighthouse: LighthouseBenchReport | undefined;
   // Both load sections use one tool; autocannon runs in this process, beside the server on the
   // same cores, so its figures differ from wrk's (ratios closer to 1, latency tails longer).
   const tool = args.sections.has('large') || args.sections.has('http') || args.sections.has('start-options') ? await pickTool(args.tool) : undefined;
@@ -64,10 +67,13 @@ async function main(argv: string[]): Promise<number> {
     startOptions = await runStartOptions({ rounds: args.rounds, seconds: args.seconds, connections: args.connections, tool, log });
   }
 
+  // Last: a browser and the simulated slow CPU want the machine to themselves.
+  if (args.sections.has('lighthouse')) lighthouse = await runLighthouse({ log });
+
   machine.loadEnd = loadNow();
-  const list = checks({ http, micro, build, large, startOptions });
+  const list = checks({ http, micro, build, large, startOptions, lighthouse });
   const report = renderReport({
-    machine, http, micro, build, large, startOptions, checks: list,
+    machine, http, micro, build, large, startOptions, lighthouse, checks: list,
     command: ['npm run bench', ...(argv.length ? ['--', ...argv] : [])].join(' '),
     minutes: (performance.now() - started) / 60_000,
   });

@@ -9,6 +9,7 @@
 import type { BuildReport } from './build/run-build.ts';
 import { METRICS_ON, type HttpReport, type HttpRow } from './http/run-http.ts';
 import type { LargeReport } from './large/run-large.ts';
+import type { LighthouseBenchReport } from './lighthouse/run-lighthouse.ts';
 import type { MicroReport } from './micro/run-micro.ts';
 import type { StartOptionsReport } from './start-options/run-start-options.ts';
 
@@ -38,6 +39,8 @@ export const TARGETS = {
   readModelMs: 60_000,
   readModelRssBytes: 1.5 * 1024 * MB,
   markdownPagesPerSecond: 200,
+  /** Lighthouse Performance (mobile), each representative page. */
+  lighthousePerformance: 95,
   /** Hot read_page and get_company_info with the memory store (large sites must not slow them). */
   hotContentRps: 0.85,
   /** Memory, start, publish and read times that stay flat as a site grows, checked on the 100,000-page site (other sizes are reported). */
@@ -156,13 +159,16 @@ function startOptionsChecks(r: StartOptionsReport): Check[] {
   ];
 }
 
-export function checks(results: { http?: HttpReport; micro?: MicroReport; build?: BuildReport; large?: LargeReport; startOptions?: StartOptionsReport }): Check[] {
+export function checks(results: {
+  http?: HttpReport; micro?: MicroReport; build?: BuildReport; large?: LargeReport; startOptions?: StartOptionsReport; lighthouse?: LighthouseBenchReport;
+}): Check[] {
   return [
     ...(results.http ? httpChecks(results.http) : []),
     ...(results.micro ? microChecks(results.micro) : []),
     ...(results.build ? buildChecks(results.build) : []),
     ...(results.large ? largeChecks(results.large) : []),
     ...(results.startOptions ? startOptionsChecks(results.startOptions) : []),
+    ...(results.lighthouse ? results.lighthouse.pages.map((p) => atLeast(`Lighthouse Performance (mobile), ${p.path}`, p.performance, TARGETS.lighthousePerformance)) : []),
   ];
 }
 

@@ -1,15 +1,19 @@
 /**
- * `npm test`'s runner. Each uvu file runs in a process of its own, several at once, and its
- * output is printed whole when it ends; the totals of every file close the run as uvu's do.
+ * `npm test`'s runner. Several uvu files run at once, and each file's output is printed whole
+ * when it ends; the totals of every file close the run as uvu's do, then the time each tier and
+ * the slowest files took. A unit file runs in a worker process that runs other unit files before
+ * and after it (scripts/lib/test-worker.ts): they need nothing outside the process, and share its
+ * start. Every other file runs in a process of its own.
  *
  *   node --import tsx scripts/run-tests.ts                       every tier
  *   node --import tsx scripts/run-tests.ts --tier unit           one tier (unit, server, e2e; test/tiers.ts)
  *   node --import tsx scripts/run-tests.ts test/server/mcp       the files under a folder
  *   node --import tsx scripts/run-tests.ts [dir] [pattern]       as uvu takes them
  *   --jobs N                                                     files at once (TEST_JOBS; default: cores + 1)
+ *   --isolate                                                    unit files too each in a process of its own
  *
- * The sample site is built once, before any file that may read it starts. At most one e2e file
- * runs at a time: browsers and process failures want the machine to themselves more than the rest.
+ * The sample site is built once, before any file that may read it starts. The e2e files start
+ * first, as the longest; of the files that drive a browser one runs at a time (test/tiers.ts).
  *
  * A file fails the run when uvu counts a failure, when it exits without its totals, and when a
  * suite ran fewer tests than it has with no failure to show for it: uvu swallows an error thrown
@@ -19,7 +23,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { tierOf, TIERS, type Tier } from '../test/tiers.ts';
+import { oneAtATime, tierOf, TIERS, type Tier } from '../test/tiers.ts';
+import { ownCpuMs } from './lib/cpu-time.ts';
+import { createWorkerPool, type WorkerPool } from './lib/test-worker-pool.ts';
 
 const SUITE_FILE = /\.(?:test|spec)\.[cm]?[jt]s$/;
 const COUNT = /\((\d+) \/ (\d+)\)\s*$/;
@@ -63,18 +69,23 @@ export interface Options {
   pattern: RegExp;
   tiers: readonly Tier[];
   jobs: number;
+  /** Each unit file in a process of its own, as the other tiers' files. */
+  isolate: boolean;
 }
 
 export function parseArgs(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Options {
   const positional: string[] = [];
   let tiers: Tier[] = [...TIERS];
   let jobs = Number(env.TEST_JOBS) || os.availableParallelism() + 1;
+  let isolate = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--tier') {
       const named = (args[++i] ?? '').split(',');
       for (const t of named) if (!TIERS.includes(t as Tier)) throw new Error(`--tier takes ${TIERS.join(', ')}; got "${t}"`);
       tiers = named as Tier[];
+    } else if (arg === '--isolate') {
+      isolate = true;
     } else if (arg === '--jobs') {
       jobs = Number(args[++i]);
       if (!Number.isInteger(jobs) || jobs < 1) throw new Error('--jobs takes a whole number ≥ 1');
@@ -83,7 +94,7 @@ export function parseArgs(args: readonly string[], env: NodeJS.ProcessEnv = proc
     }
   }
   const [dir = 'test', pattern = '\\.test\\.ts$'] = positional;
-  return { dir, pattern: new RegExp(pattern), tiers, jobs };
+  return { dir, pattern: new RegExp(pattern), tiers, jobs, isolate };
 }
 
 /** The files to run, from the project root, in a stable order. */
@@ -101,17 +112,40 @@ export function filesOf({ dir, pattern, tiers }: Pick<Options, 'dir' | 'pattern'
   return found.filter((f) => tiers.includes(tierOf(f))).sort();
 }
 
-interface Result { file: string; output: string; code: number | null; totals: Totals | null; lost: { file: string; lost: number }[] }
+interface Result {
+  file: string;
+  output: string;
+  code: number | null;
+  totals: Totals | null;
+  lost: { file: string; lost: number }[];
+  wallMs: number;
+  /** CPU time of the file's process and the processes it waited for; null where unknown. */
+  cpuMs: number | null;
+}
+
+const CPU_ON_EXIT = new URL('./lib/cpu-on-exit.ts', import.meta.url).href;
+
+const resultOf = (file: string, output: string, code: number | null, started: number, cpuMs: number | null): Result =>
+  ({ file, output, code, totals: totalsOf(output), lost: lostSuites(output), wallMs: Date.now() - started, cpuMs });
+
+async function runPooled(pool: WorkerPool, file: string): Promise<Result> {
+  const started = Date.now();
+  const r = await pool.run(file);
+  return resultOf(file, `${file}\n${r.output}`, r.code, started, r.cpuMs);
+}
 
 function runFile(file: string): Promise<Result> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', file], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, TEST_TIER: tierOf(file) },
+    const started = Date.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', CPU_ON_EXIT, file], {
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      env: { ...process.env, TEST_TIER: tierOf(file), TEST_CPU_FD: '3' },
     });
     let output = `${file}\n`;
-    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    let cpu = '';
+    child.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    (child.stdio[3] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => { cpu += chunk.toString(); });
     const timer = setTimeout(() => {
       output += `\n  TIMEOUT  still running after ${FILE_TIMEOUT_MS / 60_000} minutes: stopped\n`;
       child.kill('SIGKILL');
@@ -119,32 +153,52 @@ function runFile(file: string): Promise<Result> {
     child.once('error', (err) => { output += `\n  ${err.message}\n`; });
     child.once('close', (code) => {
       clearTimeout(timer);
-      resolve({ file, output, code, totals: totalsOf(output), lost: lostSuites(output) });
+      const cpuMs = cpu.trim() === '' ? null : Number(cpu);
+      resolve(resultOf(file, output, code, started, cpuMs));
     });
   });
 }
 
+const seconds = (ms: number | null) => (ms === null ? '    ?' : `${(ms / 1000).toFixed(1)}s`.padStart(7));
+
+/** The time summary: per tier, then the slowest files, wall and CPU time each. */
+export function timeReport(results: readonly Pick<Result, 'file' | 'wallMs' | 'cpuMs'>[], slowest = 12): string {
+  let out = '\n  Time by tier (wall time summed over files, CPU time):\n';
+  for (const tier of TIERS) {
+    const of = results.filter((r) => tierOf(r.file) === tier);
+    if (of.length === 0) continue;
+    const cpu = of.some((r) => r.cpuMs === null) ? null : of.reduce((a, r) => a + r.cpuMs!, 0);
+    out += `    ${tier.padEnd(7)} ${String(of.length).padStart(3)} files ${seconds(of.reduce((a, r) => a + r.wallMs, 0))} ${seconds(cpu)}\n`;
+  }
+  out += `\n  Slowest files (wall, CPU):\n`;
+  for (const r of [...results].sort((a, b) => b.wallMs - a.wallMs).slice(0, slowest)) {
+    out += `    ${seconds(r.wallMs)} ${seconds(r.cpuMs)}  ${r.file}\n`;
+  }
+  return out;
+}
+
 const failed = (r: Result) => r.code !== 0 || r.totals === null || r.totals.passed + r.totals.skipped < r.totals.total || r.lost.length > 0;
 
-/** Runs `files`, `jobs` at once and one e2e file at a time, calling `done` as each ends. */
-async function runAll(files: readonly string[], jobs: number, done: (r: Result) => void): Promise<Result[]> {
+/** Runs `files`, `jobs` at once and one browser file at a time, calling `done` as each ends. */
+async function runAll(files: readonly string[], { jobs, isolate }: Pick<Options, 'jobs' | 'isolate'>, done: (r: Result) => void): Promise<Result[]> {
+  const pool = createWorkerPool({ env: { ...process.env, TEST_TIER: 'unit' }, timeoutMs: FILE_TIMEOUT_MS });
   // The e2e files first: they are the longest, and the rest fill the other places around them.
   const queue = [...files.filter((f) => tierOf(f) === 'e2e'), ...files.filter((f) => tierOf(f) !== 'e2e')];
   const results: Result[] = [];
-  let e2eRunning = false;
+  let browserRunning = false;
   let wake: (() => void) | null = null;
   const running = new Set<Promise<void>>();
   while (queue.length > 0 || running.size > 0) {
-    const next = running.size < jobs ? queue.findIndex((f) => !(e2eRunning && tierOf(f) === 'e2e')) : -1;
+    const next = running.size < jobs ? queue.findIndex((f) => !(browserRunning && oneAtATime(f))) : -1;
     if (next < 0) {
       await new Promise<void>((resolve) => { wake = resolve; });
       continue;
     }
     const [file] = queue.splice(next, 1) as [string];
-    const e2e = tierOf(file) === 'e2e';
-    if (e2e) e2eRunning = true;
-    const job = runFile(file).then((r) => {
-      if (e2e) e2eRunning = false;
+    const browser = oneAtATime(file);
+    if (browser) browserRunning = true;
+    const job = (tierOf(file) === 'unit' && !isolate ? runPooled(pool, file) : runFile(file)).then((r) => {
+      if (browser) browserRunning = false;
       results.push(r);
       done(r);
       running.delete(job);
@@ -152,6 +206,7 @@ async function runAll(files: readonly string[], jobs: number, done: (r: Result) 
     });
     running.add(job);
   }
+  await pool.close();
   return results;
 }
 
@@ -169,7 +224,7 @@ async function main(args: string[]): Promise<number> {
     const { builtReadModel } = await import('../test/helpers/built-site.ts');
     await builtReadModel();
   }
-  const results = await runAll(files, options.jobs, (r) => {
+  const results = await runAll(files, options, (r) => {
     process.stdout.write(`\n${r.output}${failed(r) && r.totals === null ? `\n  ENDED WITHOUT TOTALS (exit ${r.code})\n` : ''}`);
   });
 
@@ -184,6 +239,9 @@ async function main(args: string[]): Promise<number> {
       process.stdout.write(`\n  LOST  ${s.lost} test(s) of ${s.file} never ran: a before/after hook failed (uvu does not report it).\n`);
     }
   }
+  process.stdout.write(timeReport(results));
+  const cpu = ownCpuMs();
+  if (cpu !== null) process.stdout.write(`    CPU time of the whole run: ${seconds(cpu).trim()} (this runner, the sample-site build, every file)\n`);
   if (failures.length > 0) {
     process.stdout.write('\n  Failed files (run one alone: node --import tsx <file>):\n');
     for (const r of failures.sort((a, b) => a.file.localeCompare(b.file))) process.stdout.write(`    ${r.file}\n`);

@@ -36,6 +36,14 @@ const RULES: readonly [RegExp, Tier][] = [
   [/^test\/server\/stores\/(coalesce-hits|fallback|memory)\.test\.ts$/, 'unit'],
 ];
 
+/**
+ * Files that drive a browser run one at a time: several Chromiums at once starve each other's
+ * compositor on a small machine. Every other file, e2e ones included, runs beside the rest.
+ */
+const ONE_AT_A_TIME = /^test\/site\/(chromium|lighthouse|phone-layout|sandbox)\.test\.ts$/;
+
+export const oneAtATime = (file: string): boolean => ONE_AT_A_TIME.test(file);
+
 /** The tier of a test file, by its path from the project root (forward slashes). */
 export function tierOf(file: string): Tier {
   for (const [pattern, tier] of RULES) if (pattern.test(file)) return tier;

@@ -6,7 +6,7 @@
  * a shared machine.
  */
 import path from 'node:path';
-import { startRedis } from '../lib/redis.ts';
+import { startRedisServer } from '../../scripts/lib/redis-server.ts';
 
 const [a, b] = process.argv.slice(2).map((p) => path.resolve(p));
 if (!a || !b) throw new Error('usage: redis-store.ts <tree A> <tree B>');
@@ -15,7 +15,7 @@ const WAVES = 200;
 const WIDTH = 50;
 
 type Hit = { hit(key: string, windowSeconds: number): unknown; close(): Promise<void> };
-const redis = await startRedis();
+const redis = await startRedisServer();
 const log = { info() {}, error() {} };
 const stores: Record<'A' | 'B', Hit> = {
   A: await (await import(`${a}/server/stores/redis.ts`)).createRedisStore({ url: redis.url, keyPrefix: 'cmp-a', log }),

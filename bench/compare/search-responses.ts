@@ -13,7 +13,9 @@ import { searchModulesOf } from '../lib/tree.ts';
 const [root, buildDir, out] = process.argv.slice(2).map((p) => path.resolve(p));
 if (!root || !buildDir || !out) throw new Error('usage: search-responses.ts <tree> <read-model build> <out.jsonl>');
 const { parseConfig, loadModel, SearchPagesParams, searchPages, commonQueries, realisticQueries } = await searchModulesOf(root);
-const { loadQuerySet, loadHeldOut } = await import(path.join(root, 'test/server/search/realistic/evaluate.ts'));
+// Older trees kept the query sets under test/.
+const querySets = ['data/search-queries/index.ts', 'test/server/search/realistic/evaluate.ts'].map((f) => path.join(root, f)).find((f) => fs.existsSync(f))!;
+const { loadQuerySet, loadHeldOut } = await import(querySets);
 
 const model = await loadModel({ ...parseConfig(), readModelDir: path.dirname(path.dirname(buildDir)) }, buildDir);
 const queries: { query: string; city?: string }[] = [...commonQueries(), ...realisticQueries()];

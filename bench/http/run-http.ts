@@ -13,7 +13,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { longAndShort, snapshotReadModel } from '../lib/read-model-snapshot.ts';
-import { startRedis } from '../lib/redis.ts';
+import { startRedisServer } from '../../scripts/lib/redis-server.ts';
 import { bundleServer } from '../../scripts/bundle-server.ts';
 import { startBaseline, startServer, type Child } from '../lib/processes.ts';
 import { median } from '../lib/stats.ts';
@@ -113,7 +113,7 @@ const measured = (runs: ReadonlyArray<LoadResult & { cpuUsPerRequest: number }>)
 export async function runHttp(opts: HttpOptions): Promise<HttpReport> {
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-bench-'));
   const children: Child[] = [];
-  const redis = await startRedis();
+  const redis = await startRedisServer();
   try {
     const model = await snapshotReadModel(path.join(tmp, 'read-model'));
     const pages = await longAndShort(model.pagesDir);

@@ -1,7 +1,7 @@
 /** Command-line options of `npm run bench -- …`. */
 
 export interface BenchArgs {
-  /** Sections to run (default all): http, micro, build. */
+  /** Sections to run (default all): http, micro, build, large, lighthouse. */
   sections: Set<Section>;
   rounds: number;
   seconds: number;
@@ -24,7 +24,7 @@ export interface BenchArgs {
   quick: boolean;
 }
 
-export const SECTIONS = ['http', 'micro', 'build', 'large', 'start-options'] as const;
+export const SECTIONS = ['http', 'micro', 'build', 'large', 'start-options', 'lighthouse'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export const USAGE = `npm run bench -- [options]

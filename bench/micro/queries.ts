@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../server/config.ts';
 import type { CityFilter } from '../../formats/schemas/cities.ts';
-import { loadQuerySet } from '../../test/server/search/realistic/evaluate.ts';
+import { loadQuerySet } from '../../data/search-queries/index.ts';
 
 export interface Query { query: string; city: CityFilter }
 
@@ -73,7 +73,7 @@ export function zipfTraffic(queries: readonly Query[], n: number, seed = 7): Que
   return out;
 }
 
-/** The realistic query set (test/server/search/realistic/queries/), in file order. */
+/** The realistic query set (data/search-queries/realistic/), in file order. */
 export function realisticQueries(): Query[] {
   return loadQuerySet().flatMap((g) => g.queries.map((q) => ({ query: q.query, city: q.city ?? 'todas' })));
 }

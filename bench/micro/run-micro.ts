@@ -25,9 +25,9 @@ import { createMemoryStore } from '../../server/stores/memory.ts';
 import { createRedisStore } from '../../server/stores/redis.ts';
 import type { Store } from '../../server/stores/types.ts';
 import { CITY_SLUGS, type CityFilter } from '../../formats/schemas/cities.ts';
-import { startRedis } from '../lib/redis.ts';
+import { startRedisServer } from '../../scripts/lib/redis-server.ts';
 import { median, percentile } from '../lib/stats.ts';
-import { evaluate, type Report as RelevanceReport } from '../../test/server/search/realistic/evaluate.ts';
+import { evaluate, type Report as RelevanceReport } from '../../scripts/lib/search-relevance.ts';
 import { commonQueries, realisticQueries, zipfTraffic } from './queries.ts';
 
 export interface MicroTask { name: string; meanUs: number; p50Us: number; p99Us: number; opsPerSecond: number; samples: number }
@@ -103,7 +103,7 @@ export async function runMicro(opts: { quick: boolean; log(line: string): void }
   const buildDir = await currentBuildDir(config.readModelDir);
   if (buildDir === null) throw new Error('no read model: run `npm run build` first');
   const log = createLogger('silent');
-  const redis = await startRedis();
+  const redis = await startRedisServer();
   const stores: Store[] = [];
   try {
     opts.log('micro: loading the read model');

@@ -3,7 +3,7 @@
  * them the start-options section compares: the start script's own, none, each alone, and each
  * left out.
  */
-import type { StartScript } from '../lib/processes.ts';
+import type { StartScript } from '../../scripts/lib/start-script.ts';
 
 /** Kept in every variant: it changes stack traces, not memory or speed. */
 const ALWAYS = new Set(['--enable-source-maps']);

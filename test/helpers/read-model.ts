@@ -1,8 +1,9 @@
 /**
  * A small but complete read model written to a temp folder, in the layout `npm run build`
  * publishes (current → builds/<id>/{manifest.json, pages/, company/, search/}), with a real
- * Pagefind index from the build's own search stage. Pages cover every kind, two cities, and one
- * guide far longer than READ_PAGE_MAX_CHARS for truncation.
+ * Pagefind index from the build's own search stage (made once per content and code:
+ * search-index-cache.ts). Pages cover every kind, two cities, and one guide far longer than
+ * READ_PAGE_MAX_CHARS for truncation.
  */
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -12,11 +13,11 @@ import path from 'node:path';
 import { contentId } from '../../build-scripts/content-id.ts';
 import { createManifest } from '../../build-scripts/manifest.ts';
 import { writePageFiles } from '../../build-scripts/page-index.ts';
-import { buildSearchIndex } from '../../build-scripts/pagefind/search-index.ts';
 import { buildPath, writePointer } from '../../formats/read-model/pointer.ts';
 import type { ReadModelPage } from '../../formats/schemas/read-model.ts';
 import { COMPANY_SECTION_FIELDS, COMPANY_SECTIONS, type CompanyInfo, type CompanySection } from '../../formats/schemas/resources.ts';
 import { refuseInUnitTier } from '../tiers.ts';
+import { cachedSearchIndex } from './search-index-cache.ts';
 
 export const FIXTURE_SITE_URL = 'http://agentes.test';
 
@@ -168,7 +169,7 @@ export async function createReadModel(options: FixtureOptions = {}): Promise<Rea
 
   writePageFiles(buildDir, pages);
   await Promise.all(COMPANY_SECTIONS.map((s) => writeJson(path.join(buildDir, 'company', `${s}.json`), company[s])));
-  await buildSearchIndex({ pages, outDir: path.join(buildDir, 'search'), siteUrl });
+  await cachedSearchIndex({ pages, outDir: path.join(buildDir, 'search'), siteUrl });
   const id = await contentId({ siteUrl, pages, company, searchDir: path.join(buildDir, 'search') });
   const manifest = createManifest({ buildId, contentId: id, siteUrl, pages, timings: {} });
   await writeJson(path.join(buildDir, 'manifest.json'), manifest);

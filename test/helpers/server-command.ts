@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../server/config.ts';
 import { bundleServer } from '../../scripts/bundle-server.ts';
-import { startScriptNodeOptions } from '../../bench/lib/processes.ts';
+import { startScriptNodeOptions } from '../../scripts/lib/start-script.ts';
 
 let bundled: Promise<string> | undefined;
 

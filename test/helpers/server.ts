@@ -15,7 +15,7 @@ import type { Operation } from '../../server/operations/operation.ts';
 import type { ModelHolder } from '../../server/read-model/types.ts';
 import type { Store } from '../../server/stores/types.ts';
 import { builtReadModel } from './built-site.ts';
-import { freePort } from './port.ts';
+import { freePort } from '../../scripts/lib/port.ts';
 import { sharedReadModel, type ReadModelFixture } from './read-model.ts';
 import { refuseInUnitTier } from '../tiers.ts';
 

@@ -12,7 +12,7 @@ import { createCluster } from 'redis';
 import { createLogger, type Logger } from '../../server/log.ts';
 import { tokenKey } from '../../server/auth/tokens.ts';
 import { createStore, StoreUnavailableError } from '../../server/stores/index.ts';
-import { freePort } from '../helpers/port.ts';
+import { freePort } from '../../scripts/lib/port.ts';
 import { startRedis } from '../helpers/redis.ts';
 import { startRedisCluster } from '../helpers/redis-cluster.ts';
 import { TOPOLOGY_PASSWORD } from '../helpers/redis-topology.ts';

@@ -15,7 +15,7 @@ import * as assert from 'uvu/assert';
 import { createClient } from 'redis';
 import type { Logger } from '../../server/log.ts';
 import { WAIT_BOUND_MS } from '../../server/stores/redis.ts';
-import { freePort } from '../helpers/port.ts';
+import { freePort } from '../../scripts/lib/port.ts';
 import { startRedis, type TestRedis } from '../helpers/redis.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { startFixtureServers, stopAll, type ServerProcess } from './helpers/cluster.ts';

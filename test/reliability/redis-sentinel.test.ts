@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 import { createClient } from 'redis';
 import { createLogger } from '../../server/log.ts';
 import { createStore, StoreUnavailableError } from '../../server/stores/index.ts';
-import { freePort } from '../helpers/port.ts';
+import { freePort } from '../../scripts/lib/port.ts';
 import { startRedisSentinel, type TestRedisSentinel } from '../helpers/redis-sentinel.ts';
 import { TOPOLOGY_PASSWORD } from '../helpers/redis-topology.ts';
 import { storeSuite } from '../server/stores/store-suite.ts';

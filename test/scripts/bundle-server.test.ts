@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startScriptEnv, startScriptNodeOptions } from '../../bench/lib/processes.ts';
+import { startScriptEnv, startScriptNodeOptions } from '../../scripts/lib/start-script.ts';
 import { SERVER_BUNDLE } from '../../scripts/bundle-server.ts';
 import { ROOT } from '../../server/config.ts';
 import { request } from '../helpers/http.ts';

@@ -5,7 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { filesOf, lostSuites, parseArgs, totalsOf } from '../../scripts/run-tests.ts';
+import { createWorkerPool } from '../../scripts/lib/test-worker-pool.ts';
+import { filesOf, lostSuites, parseArgs, timeReport, totalsOf } from '../../scripts/run-tests.ts';
 import { refuseInUnitTier, tierOf } from '../tiers.ts';
 
 const FIXTURES = 'test/scripts/fixtures/lost-suite';
@@ -32,8 +33,8 @@ test('a file that ends without its totals fails the run and counts as one failed
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/run-tests.ts', 'test/scripts/fixtures', '\\.spec\\.ts$'], { encoding: 'utf8' });
   assert.is(r.status, 1);
   assert.match(r.stdout, 'ENDED WITHOUT TOTALS (exit 3)');
-  // fine.spec.ts (1) + hook-fails.spec.ts (2) + crashes.spec.ts (one, for the crash), one passed.
-  assert.match(r.stdout, /Total:\s+4\n\s+Passed:\s+1\n/);
+  // fine.spec.ts (1) + hook-fails.spec.ts (2) + crashes.spec.ts (one, for the crash) + pid.spec.ts (1), two passed.
+  assert.match(r.stdout, /Total:\s+5\n\s+Passed:\s+2\n/);
   assert.match(r.stdout, /Failed files[^]*crash\/crashes\.spec\.ts[^]*lost-suite\/hook-fails\.spec\.ts/);
 });
 
@@ -65,6 +66,55 @@ test('a unit test that starts a server, Redis or a build is refused, naming the 
   } finally {
     if (before === undefined) delete process.env.TEST_TIER; else process.env.TEST_TIER = before;
   }
+});
+
+test('the worker pool runs file after file in one process, each with its own totals; a crash fails only its file', async () => {
+  const pool = createWorkerPool({ env: { ...process.env, TEST_TIER: 'unit' }, timeoutMs: 10 * 60_000 });
+  try {
+    const first = await pool.run('test/scripts/fixtures/pool/pid.spec.ts');
+    const lost = await pool.run(`${FIXTURES}/hook-fails.spec.ts`);
+    const fine = await pool.run(`${FIXTURES}/fine.spec.ts`);
+    assert.is(first.code, 0);
+    assert.equal(totalsOf(first.output), { total: 1, passed: 1, skipped: 0 });
+    assert.equal(lostSuites(`x.spec.ts\n${lost.output}`), [{ file: 'x.spec.ts', lost: 2 }]);
+    assert.equal(totalsOf(fine.output), { total: 1, passed: 1, skipped: 0 }, 'the totals of this file alone');
+    assert.type(first.cpuMs, 'number');
+
+    const crashed = await pool.run('test/scripts/fixtures/crash/crashes.spec.ts');
+    assert.is(crashed.code, 3);
+    assert.is(totalsOf(crashed.output), null);
+    assert.match(crashed.output, 'the worker process ended (3) while this file ran');
+    const again = await pool.run('test/scripts/fixtures/pool/pid.spec.ts');
+    assert.is(again.code, 0, 'a new worker after the crash');
+    assert.not.equal(/pid=(\d+)/.exec(again.output)![1], /pid=(\d+)/.exec(first.output)![1]);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a failing file in the pool: its exit code is 1, and the next file in that worker passes', async () => {
+  const failing = createWorkerPool({ env: { ...process.env, TEST_TIER: 'unit', POOL_FIXTURE_FAIL: '1' }, timeoutMs: 10 * 60_000 });
+  try {
+    const failed = await failing.run('test/scripts/fixtures/pool/pid.spec.ts');
+    assert.is(failed.code, 1);
+    assert.match(failed.output, 'asked to fail');
+    const next = await failing.run(`${FIXTURES}/fine.spec.ts`);
+    assert.is(next.code, 0);
+    assert.equal(totalsOf(next.output), { total: 1, passed: 1, skipped: 0 });
+  } finally {
+    await failing.close();
+  }
+});
+
+test('the time report: per tier, then the slowest files first', () => {
+  const report = timeReport([
+    { file: 'test/server/memo.test.ts', wallMs: 1500, cpuMs: 900 },
+    { file: 'test/site/icons.test.ts', wallMs: 20_000, cpuMs: 7000 },
+    { file: 'test/server/mcp/http.test.ts', wallMs: 9000, cpuMs: null },
+  ], 2);
+  assert.match(report, /unit\s+1 files\s+1\.5s\s+0\.9s/);
+  assert.match(report, /server\s+1 files\s+9\.0s\s+\?/);
+  assert.match(report, /20\.0s\s+7\.0s  test\/site\/icons\.test\.ts\n\s+9\.0s\s+\?  test\/server\/mcp\/http\.test\.ts\n$/);
 });
 
 test.run();

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { packagedChromium } from './chromium-package.ts';
-import { findChromium, launchChromium, SYSTEM_CHROMIUM } from './chromium.ts';
+import { packagedChromium } from '../../scripts/lib/chromium-package.ts';
+import { findChromium, launchChromium, SYSTEM_CHROMIUM } from '../../scripts/lib/chromium.ts';
 
 const run = promisify(execFile);
 const NOWHERE = path.join(os.tmpdir(), 'agentes-no-such-browser');
@@ -57,7 +57,7 @@ test('Lighthouse with a CHROMIUM_PATH that cannot run: an error for the caller, 
   fs.writeFileSync(browser, '#!/bin/sh\nexit 0\n', { mode: 0o644 });
   try {
     // In a child: before, chrome-launcher's unhandled spawn error ended the process without totals.
-    const script = `const { createLighthouse } = await import(${JSON.stringify(new URL('./lighthouse.ts', import.meta.url).href)});
+    const script = `const { createLighthouse } = await import(${JSON.stringify(new URL('../../scripts/lib/lighthouse.ts', import.meta.url).href)});
       await createLighthouse().then(() => console.log('started'), (e) => console.log('refused: ' + e.message));`;
     const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env: { ...process.env, CHROMIUM_PATH: browser } });
     assert.match(stdout, `refused: CHROMIUM_PATH is ${browser}, which cannot run`);

@@ -1,26 +1,28 @@
 /**
  * Lighthouse in mobile emulation on the six representative pages, served by the real server
- * over the built site: Performance, Accessibility, Best practices and SEO each at least 95, and
- * no audit of the last three failing at all (they do not depend on the machine's load, so a
- * regression shows as a named audit rather than a point or two). The scores of each run are
- * written to test-artifacts/lighthouse.json.
+ * over the built site: Accessibility, Best practices and SEO each at least 95, and no audit of
+ * theirs failing at all (they do not depend on the machine's load, so a regression shows as a
+ * named audit rather than a point or two). Performance measures the machine as much as the code:
+ * it is the bench's (`npm run bench -- --only lighthouse`). The scores of each run are written to
+ * test-artifacts/lighthouse.json.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { REPRESENTATIVE } from '../../data/site-pages.ts';
+import { createLighthouse, type Category, type LighthouseReport } from '../../scripts/lib/lighthouse.ts';
 import { ROOT } from '../../server/config.ts';
 import { withTestServer } from '../helpers/server.ts';
-import { CATEGORIES, createLighthouse, type LighthouseReport } from './lighthouse.ts';
-import { REPRESENTATIVE } from './site-pages.ts';
 
 const FLOOR = 95;
+const GATES: readonly Category[] = ['accessibility', 'best-practices', 'seo'];
 
-test('Lighthouse (mobile) on home, a service, a service × city, a city, a guide and contact: each category ≥ 95', () =>
+test('Lighthouse (mobile) on home, a service, a service × city, a city, a guide and contact: accessibility, best practices and SEO ≥ 95, no audit failing', () =>
   withTestServer({ fixture: 'built', env: { RATE_LIMIT_ANONYMOUS: '1000000' } }, async (server) => {
     // Under its SITE_URL's host name (localhost), so the canonical links point at the page's own site.
     const origin = server.origin.replace('//127.0.0.1:', '//localhost:');
-    const lighthouse = await createLighthouse();
+    const lighthouse = await createLighthouse({ categories: GATES });
     const reports: Record<string, LighthouseReport> = {};
     try {
       for (const [name, pagePath] of Object.entries(REPRESENTATIVE)) reports[name] = await lighthouse.audit(origin + pagePath);
@@ -31,12 +33,11 @@ test('Lighthouse (mobile) on home, a service, a service × city, a city, a guide
     fs.writeFileSync(path.join(ROOT, 'test-artifacts', 'lighthouse.json'), JSON.stringify(reports, null, 2) + '\n');
 
     for (const [name, report] of Object.entries(reports)) {
-      for (const category of CATEGORIES) {
+      for (const category of GATES) {
         const score = report.scores[category];
-        assert.ok(score >= FLOOR, `${name}: ${category} ${score}; lost on ${report.lost.join('; ') || 'nothing'}`);
+        assert.ok(score !== undefined && score >= FLOOR, `${name}: ${category} ${score}; lost on ${report.lost.join('; ') || 'nothing'}`);
       }
-      const failing = report.lost.filter((l) => !l.startsWith('performance/'));
-      assert.equal(failing, [], `${name}: failing audits`);
+      assert.equal(report.lost, [], `${name}: failing audits`);
     }
   }));
 

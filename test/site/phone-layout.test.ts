@@ -12,8 +12,9 @@ import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import { ROOT } from '../../server/config.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { launchChromium, screenshot } from './chromium.ts';
-import { REPRESENTATIVE, pagesToCheck } from './site-pages.ts';
+import { launchChromium, screenshot } from '../../scripts/lib/chromium.ts';
+import { REPRESENTATIVE } from '../../data/site-pages.ts';
+import { pagesToCheck } from './site-pages.ts';
 
 const WIDTHS = [320, 390, 1280];
 const HEIGHT = { 320: 568, 390: 844, 1280: 800 } as Record<number, number>;

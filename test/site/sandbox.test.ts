@@ -14,7 +14,7 @@ import { API_BASE } from '../../server/paths.ts';
 import { CITY_SLUGS } from '../../formats/schemas/cities.ts';
 import { COMPANY_SECTIONS } from '../../formats/schemas/resources.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { launchChromium, screenshot } from './chromium.ts';
+import { launchChromium, screenshot } from '../../scripts/lib/chromium.ts';
 
 const ARTIFACT = path.join(ROOT, 'test-artifacts', 'sandbox.png');
 const TIMEOUT = 15_000;

@@ -16,9 +16,9 @@ import { stem } from '../../../formats/search/stem-es.ts';
 import { familyStems, Vocabulary } from '../../../formats/search/vocabulary.ts';
 import { ROOT } from '../../../server/config.ts';
 import { POSTINGS_FILE } from '../../../formats/search/postings-format.ts';
-import { buildFixtureIndex, fixturePages, SITE, type BuiltIndex } from '../../server/search/fixtures.ts';
+import { fixturePages, SITE, stageFixtureIndex } from '../../server/search/fixtures.ts';
 
-let built: BuiltIndex;
+let built: Awaited<ReturnType<typeof stageFixtureIndex>>;
 const readSidecar = async (dir: string) => {
   const file = await readSidecarFile(dir);
   return { site_url: file.siteUrl, vocabulary: [...file.vocabulary()].map(([w, n]) => [w, n] as const), pages: await readIndexedPages(dir) };
@@ -26,7 +26,7 @@ const readSidecar = async (dir: string) => {
 let sidecar: Awaited<ReturnType<typeof readSidecar>>;
 
 test.before(async () => {
-  built = await buildFixtureIndex();
+  built = await stageFixtureIndex();
   sidecar = await readSidecar(built.dir);
 });
 

@@ -18,7 +18,7 @@ import { createBuildWorkers } from '../../../build-scripts/workers.ts';
 import { docOfAll, WORD_ANSWERS_DATA_FILE, WORD_ANSWERS_FILE, WordAnswers, writeWordAnswers } from '../../../formats/search/word-answers.ts';
 import { familyKey, WordHitsMaker, type WordHits } from '../../../formats/search/word-hits.ts';
 import { buildFixtureIndex, FIXTURE_CURSOR_KEY, pageInfo, type BuiltIndex } from '../../server/search/fixtures.ts';
-import { loadHeldOut, loadQuerySet } from '../../server/search/realistic/evaluate.ts';
+import { loadHeldOut, loadQuerySet } from '../../../data/search-queries/index.ts';
 
 let built: BuiltIndex;
 

@@ -9,7 +9,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { freePort } from '../../helpers/port.ts';
+import { freePort } from '../../../scripts/lib/port.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
 import { sharedReadModel } from '../../helpers/read-model.ts';
 import { assertStructured, assertToolError, connectClient, GENERATIONS, type Generation } from './harness.ts';

@@ -10,7 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { compileLexicon } from '../../../build-scripts/lexicon/compile.ts';
 import { buildSearchIndex } from '../../../build-scripts/pagefind/search-index.ts';
+import { cachedSearchIndex } from '../../helpers/search-index-cache.ts';
 import { ROOT } from '../../../server/config.ts';
+import type { CompiledLexicon } from '../../../formats/schemas/lexicon.ts';
 import type { ReadModelPage } from '../../../formats/schemas/read-model.ts';
 import type { PageInfo } from '../../../server/search/index.ts';
 import { cursorKey } from '../../../server/search/cursor.ts';
@@ -171,16 +173,31 @@ export const FIXTURE_CURSOR_KEY = cursorKey('', 'fixture content');
 export interface BuiltIndex {
   dir: string;
   pages: ReadModelPage[];
-  indexed: number;
   remove(): Promise<void>;
 }
 
-/** Runs the real search stage on the fixture pages into a fresh temp folder. */
-export async function buildFixtureIndex(pages = fixturePages()): Promise<BuiltIndex> {
+type IndexWriter = (opts: { pages: ReadModelPage[]; outDir: string; siteUrl: string; lexicon: CompiledLexicon }) => Promise<unknown>;
+
+async function fixtureIndex(pages: ReadModelPage[], write: IndexWriter): Promise<BuiltIndex> {
   const root = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-search-'));
   const dir = path.join(root, 'search');
   // The site's own lexicon (its targets are the sample site's pages: those missing here are passed over).
   const lexicon = compileLexicon({ contentDir: path.join(ROOT, 'src', 'content') });
-  const { indexed } = await buildSearchIndex({ pages, outDir: dir, siteUrl: SITE, lexicon });
-  return { dir, pages, indexed, remove: () => fs.rm(root, { recursive: true, force: true }) };
+  await write({ pages, outDir: dir, siteUrl: SITE, lexicon });
+  return { dir, pages, remove: () => fs.rm(root, { recursive: true, force: true }) };
+}
+
+/** Runs the real search stage on the fixture pages into a fresh temp folder: for tests of the stage. */
+export async function stageFixtureIndex(pages = fixturePages()): Promise<BuiltIndex & { indexed: number }> {
+  let indexed = 0;
+  const built = await fixtureIndex(pages, async (opts) => { indexed = (await buildSearchIndex(opts)).indexed; });
+  return { ...built, indexed };
+}
+
+/**
+ * The search stage's output for the fixture pages, made once per content and code
+ * (test/helpers/search-index-cache.ts), in a fresh temp folder: for tests of what reads an index.
+ */
+export function buildFixtureIndex(pages = fixturePages()): Promise<BuiltIndex> {
+  return fixtureIndex(pages, cachedSearchIndex);
 }

@@ -6,7 +6,7 @@ import { createStore, StoreUnavailableError } from '../../../server/stores/index
 import { coalesceHits } from '../../../server/stores/coalesce-hits.ts';
 import { COMMAND_DEADLINE_MS } from '../../../server/stores/redis.ts';
 import type { Store } from '../../../server/stores/types.ts';
-import { freePort } from '../../helpers/port.ts';
+import { freePort } from '../../../scripts/lib/port.ts';
 import { startRedis, type TestRedis } from '../../helpers/redis.ts';
 import { storeSuite } from './store-suite.ts';
 import { waitUntil } from '../../helpers/wait.ts';

@@ -1,5 +1,5 @@
 /**
- * The realistic query set (evaluate.ts) against the built sample site, through the engine the
+ * The realistic query set (data/search-queries/) against the built sample site, through the engine the
  * server opens: floors per group on top-1, overall top-1 and top-3, and every query about
  * something the site does not offer finding nothing. Misses are printed, so a change that loses
  * a query says which.
@@ -10,7 +10,8 @@ import { parseConfig } from '../../../../server/config.ts';
 import { loadModel } from '../../../../server/read-model/holder.ts';
 import type { LoadedModel } from '../../../../server/read-model/types.ts';
 import { builtReadModel } from '../../../helpers/built-site.ts';
-import { evaluate, loadBlind, loadHeldOut, loadQuerySet, share, type Report } from './evaluate.ts';
+import { loadBlind, loadHeldOut, loadQuerySet } from '../../../../data/search-queries/index.ts';
+import { evaluate, share, type Report } from '../../../../scripts/lib/search-relevance.ts';
 
 /** Floors: the targets of the search work. */
 export const FLOORS = { top1: 0.9, top3: 0.97, groupTop1: 0.8 };

@@ -13,8 +13,8 @@ export type Category = (typeof CATEGORIES)[number];
 
 export interface LighthouseReport {
   url: string;
-  /** 0–100 per category. */
-  scores: Record<Category, number>;
+  /** 0–100 per category audited. */
+  scores: Partial<Record<Category, number>>;
   /** Audits that cost points (score below 1 with a weight), as "category/audit: title". */
   lost: string[];
 }
@@ -24,7 +24,13 @@ export interface LighthouseRunner {
   close(): Promise<void>;
 }
 
-export async function createLighthouse(): Promise<LighthouseRunner> {
+export interface LighthouseOptions {
+  /** The categories to audit (default all four). */
+  categories?: readonly Category[];
+}
+
+export async function createLighthouse(options: LighthouseOptions = {}): Promise<LighthouseRunner> {
+  const categories = options.categories ?? CATEGORIES;
   const binary = await findChromium();
   const chrome = await chromeLauncher.launch({
     chromePath: binary.path,
@@ -34,13 +40,13 @@ export async function createLighthouse(): Promise<LighthouseRunner> {
   });
   return {
     async audit(url) {
-      const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] });
+      const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...categories] });
       if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
       const { lhr } = result;
       if (lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
-      const scores = {} as Record<Category, number>;
+      const scores: Partial<Record<Category, number>> = {};
       const lost: string[] = [];
-      for (const id of CATEGORIES) {
+      for (const id of categories) {
         const category = lhr.categories[id];
         if (!category) throw new Error(`Lighthouse on ${url}: no ${id} category`);
         scores[id] = Math.round((category.score ?? 0) * 100);

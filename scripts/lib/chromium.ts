@@ -1,6 +1,6 @@
 /**
- * Headless Chromium for page tests, driven by playwright-core. Every browser of the tests is
- * started here. Which browser, first found wins:
+ * Headless Chromium for the page tests and the bench, driven by playwright-core. Every browser
+ * they start is found here. Which browser, first found wins:
  *
  * 1. `CHROMIUM_PATH`, when set: that executable (it must exist). `CHROMIUM_PATH=bundled` skips
  *    the system browser and takes the npm package's, as on a machine without one.
