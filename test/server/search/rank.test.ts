@@ -35,10 +35,10 @@ function matches(entries: Array<[string, Hit]>): TermMatches {
 }
 
 function analysis(parts: Partial<Analysis>): Analysis {
-  return { cities: [], terms: [], soft: [], unknown: [], intents: [], ...parts };
+  return { cities: [], elsewhere: false, terms: [], soft: [], unknown: [], intents: [], ...parts };
 }
 const intent = (parts: Partial<MatchedIntent>): MatchedIntent =>
-  ({ paths: [], services: [], covers: [], size: 1, strong: true, direct: true, ...parts });
+  ({ paths: [], services: [], covers: [], size: 1, strong: true, direct: true, trade: false, ...parts });
 
 function run(a: Analysis, terms: Array<Array<[string, Hit]>>, city: CityFilter = 'todas'): string[] {
   // Every page a term matched is a candidate: rank itself keeps the answers.
