@@ -120,7 +120,8 @@ export function compileLexicon({ contentDir, paths }: LexiconInput = {}): Compil
     intents: [
       // Each service's own names ("fontanería", "fontanero", "técnicos de calefacción") name its page.
       ...(services ?? []).filter((sv) => !paths || paths.has(`/servicios/${sv.id}/`)).flatMap((sv) => {
-        const phrases = (names: Array<string | undefined>) => [...new Set(names)].flatMap((p) => (p === undefined ? [] : [folded(p, `services.json ${sv.id}`)]));
+        const phrases = (names: Array<string | undefined>) => [...new Set(names.flatMap((p) => (p === undefined ? [] : [folded(p, `services.json ${sv.id}`).join(' ')])))]
+          .map((p) => p.split(' '));
         return [
           { phrases: phrases([sv.name, sv.label]), paths: [], services: [sv.id], strong: false },
           // The tradesman: whoever asks for one wants the service, whatever problem they add.
