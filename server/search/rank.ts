@@ -312,33 +312,25 @@ export function rank({ analysis, terms, soft, docs, pages, city, named, candidat
 }
 
 /**
- * A general service page that answers stands for its pages of the cities asked for: each ranks
- * where it does, or where the general page does one tier up, whichever is higher (a city's page
- * may not repeat the words its general page has in its headings). Returns the new count.
+ * A general service page that answers stands for its pages of the cities asked for: one that is no
+ * answer of its own (a city's page need not repeat the words its general page has in its
+ * headings) answers as the general page does, one tier up. Returns the new count.
  */
 function withLocalVersions(
   versions: ReadonlyMap<number, ReadonlyMap<string, number>>, wanted: readonly string[],
   seen: Uint8Array, found: Int32Array, tiers: Uint8Array, scores: Int32Array, n: number,
 ): number {
-  const generals: number[] = [];
-  for (let i = 0; i < n; i++) if (versions.has(found[i]!)) generals.push(i);
-  for (const i of generals) {
+  const answered = n;
+  for (let i = 0; i < answered; i++) {
+    const local = versions.get(found[i]!);
+    if (local === undefined) continue;
     for (const c of wanted) {
-      const d = versions.get(found[i]!)!.get(c);
-      if (d === undefined) continue;
-      const tier = tiers[i]! | LOCAL_TIER;
-      let at = seen[d] === 0 ? -1 : found.subarray(0, n).indexOf(d);
-      if (at < 0) {
-        // Not an answer on its own (or not seen): it answers as its general page does.
-        if (seen[d] === 0) seen[d] = 1;
-        at = n++;
-        found[at] = d;
-        tiers[at] = tier;
-        scores[at] = scores[i]!;
-      } else if (tier > tiers[at]! || (tier === tiers[at]! && scores[i]! > scores[at]!)) {
-        tiers[at] = tier;
-        scores[at] = scores[i]!;
-      }
+      const d = local.get(c);
+      if (d === undefined || (seen[d] !== 0 && found.subarray(0, n).includes(d))) continue;
+      seen[d] = 1;
+      found[n] = d;
+      tiers[n] = tiers[i]! | LOCAL_TIER;
+      scores[n++] = scores[i]!;
     }
   }
   return n;

@@ -109,7 +109,7 @@ test("with a city, a service's general page that answers stands for its page of 
   assert.equal(run(analysis({ terms: [term('bombillo')] }), terms, 'vigo'), ['/servicios/cerrajeria/vigo/', '/guias/fuga/', '/servicios/cerrajeria/']);
   assert.equal(run(analysis({ terms: [term('bombillo')] }), terms), ['/guias/fuga/', '/servicios/cerrajeria/'], 'no city: no city page');
   assert.equal(run(analysis({ terms: [term('bombillo')], cities: ['madrid'] }), [[['/servicios/cerrajeria/madrid/', hit('title')], ['/servicios/cerrajeria/', hit('heading')]]])[0],
-    '/servicios/cerrajeria/madrid/', 'an answer on its own keeps its own, higher score');
+    '/servicios/cerrajeria/madrid/', 'an answer of its own keeps its own place');
 });
 
 test('a tradesman asked for: his service above guides; general pages answering the question stay above', () => {
