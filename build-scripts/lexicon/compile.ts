@@ -1,8 +1,9 @@
 /**
  * The search lexicon of a build: `src/content/lexicon/*.json` (formats/schemas/lexicon.ts) read,
  * checked and folded, with the place names cities.json gives (name, short name, island, districts,
- * nearby towns) and the service names services.json gives (name, tradesman, as intents naming the
- * service's page) added, and every target checked against the pages the build publishes. A missing
+ * nearby towns) and the forms of places.json's demonyms added, and the service names services.json
+ * gives (name; tradesman, marked as such) as intents naming the service's page; and every target
+ * checked against the pages the build publishes. A missing
  * lexicon folder gives the empty lexicon (the city slugs still name their cities); a file that
  * fails its schema, or a target that is not a published page, fails the build.
  */
@@ -15,10 +16,13 @@ import {
   RewritesFileSchema, SynonymsFileSchema, type CompiledLexicon,
 } from '../../formats/schemas/lexicon.ts';
 import { words } from '../../formats/search/text.ts';
+import { demonymForms } from './demonyms.ts';
 
 export const LEXICON_DIR = 'lexicon';
 /** The filler category whose words are topics only alone (formats/schemas/lexicon.ts). */
 const ROOMS = 'rooms';
+/** The filler categories of function words, never a topic (`function`, `function-en`…). */
+const FUNCTION = 'function';
 
 const ServiceFileSchema = z.array(z.object({
   id: z.string(), name: z.string(), label: z.string().optional(), pro: z.string().optional(), pro_plural: z.string().optional(),
@@ -100,6 +104,11 @@ export function compileLexicon({ contentDir, paths }: LexiconInput = {}): Compil
   for (const [slug, names] of Object.entries(places?.cities ?? {})) {
     for (const n of names ?? []) addPlace(n, slug as CitySlug, `places.json ${slug}`, false);
   }
+  for (const [slug, names] of Object.entries(places?.demonyms ?? {})) {
+    for (const n of (names ?? []).flatMap(demonymForms)) addPlace(n, slug as CitySlug, `places.json demonyms ${slug}`, false);
+  }
+  const unserved = [...new Set((places?.unserved ?? []).map((n) => folded(n, 'places.json unserved').join(' ')))].sort();
+  for (const n of unserved) if (byName.has(n)) throw new LexiconError(`places.json unserved: "${n}" names a city the site serves`);
 
   const compiled: CompiledLexicon = {
     format: 1,
@@ -110,12 +119,15 @@ export function compileLexicon({ contentDir, paths }: LexiconInput = {}): Compil
     synonyms: (synonyms?.groups ?? []).map((g, i) => g.words.map((w) => folded(w, `synonyms.json #${i}`))),
     intents: [
       // Each service's own names ("fontanería", "fontanero", "técnicos de calefacción") name its page.
-      ...(services ?? []).filter((sv) => !paths || paths.has(`/servicios/${sv.id}/`)).map((sv) => ({
-        phrases: [...new Set([sv.name, sv.label, sv.pro, sv.pro_plural])].flatMap((p) => (p === undefined ? [] : [folded(p, `services.json ${sv.id}`)])),
-        paths: [],
-        services: [sv.id],
-        strong: false,
-      })),
+      ...(services ?? []).filter((sv) => !paths || paths.has(`/servicios/${sv.id}/`)).flatMap((sv) => {
+        const phrases = (names: Array<string | undefined>) => [...new Set(names.flatMap((p) => (p === undefined ? [] : [folded(p, `services.json ${sv.id}`).join(' ')])))]
+          .map((p) => p.split(' '));
+        return [
+          { phrases: phrases([sv.name, sv.label]), paths: [], services: [sv.id], strong: false },
+          // The tradesman: whoever asks for one wants the service, whatever problem they add.
+          ...(sv.pro === undefined ? [] : [{ phrases: phrases([sv.pro, sv.pro_plural]), paths: [], services: [sv.id], strong: false, trade: true }]),
+        ];
+      }),
       ...(intents?.intents ?? []).map((intent, i) => {
       const where = `intents.json #${i}`;
       return {
@@ -130,9 +142,12 @@ export function compileLexicon({ contentDir, paths }: LexiconInput = {}): Compil
     })],
     places: [...byName].map(([name, set]): [string[], CitySlug[]] => [name.split(' '), [...set].sort()])
       .sort((a, b) => (a[0].join(' ') < b[0].join(' ') ? -1 : 1)),
+    unserved: unserved.map((n) => n.split(' ')),
     filler: [...new Set(Object.entries(filler?.categories ?? {}).filter(([cat]) => cat !== ROOMS)
       .flatMap(([cat, list]) => list.flatMap((w) => folded(w, `filler.json ${cat}`, true))))].sort(),
     rooms: [...new Set((filler?.categories[ROOMS] ?? []).flatMap((w) => folded(w, `filler.json ${ROOMS}`)))].sort(),
+    stop: [...new Set(Object.entries(filler?.categories ?? {}).filter(([cat]) => cat.startsWith(FUNCTION))
+      .flatMap(([cat, list]) => list.flatMap((w) => folded(w, `filler.json ${cat}`, true))))].sort(),
     negations: [...new Set((filler?.categories.negation ?? []).flatMap((w) => folded(w, 'filler.json negation')))].sort(),
     not_offered: (notOffered?.topics ?? []).flatMap((t, i) => t.words.map((w) => folded(w, `not-offered.json #${i}`))),
   };

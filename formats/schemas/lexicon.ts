@@ -54,13 +54,21 @@ export const IntentsFileSchema = z.object({
  */
 export const PlacesFileSchema = z.object({
   cities: z.partialRecord(CitySlugSchema, z.array(Phrase)),
+  /**
+   * What people from each city are called ("malagueño", "barceloní", "bilbotarra"), one form each:
+   * the build adds the other genders and numbers (build-scripts/lexicon/demonyms.ts).
+   */
+  demonyms: z.partialRecord(CitySlugSchema, z.array(Phrase)).optional(),
+  /** Places the site does not serve ("Donostia", "Girona"): a query naming one finds no city's pages. */
+  unserved: z.array(Phrase).optional(),
   ignore: z.array(Phrase),
 }).strict();
 
 /**
  * `filler.json`: words that carry no topic, by category (function words, request phrasing, price,
- * urgency, generic nouns such as "casa", English function words). They rank but never make a page
- * match on their own.
+ * urgency, generic nouns such as "casa"; `function-en`, `function-ca`… for other languages' function
+ * words). They rank but never make a page match beside other words; alone, those not in a
+ * `function…` category may be what a page's title says ("precios").
  */
 export const FillerFileSchema = z.object({
   categories: z.record(z.string().regex(/^[a-z-]+$/), z.array(Phrase).min(1)),
@@ -106,12 +114,18 @@ export const CompiledLexiconSchema = z.object({
      * say which trade, not which page answers ("presupuesto reforma de baño" is the budget guide).
      */
     strong: z.boolean(),
+    /** The service's tradesman ("fontanero", "electricistas"): a query asking for one wants the service's pages. */
+    trade: z.boolean().optional(),
   })),
   /** Place names and the cities they name (a district can lie in two). */
   places: z.array(z.tuple([Words, z.array(CitySlugSchema).min(1)])),
+  /** Names of places the site does not serve. */
+  unserved: z.array(Words).optional(),
   filler: z.array(z.string().regex(/^[a-z0-9]+$/)),
   /** Rooms: topic words only when the query has no other. */
   rooms: z.array(z.string().regex(/^[a-z0-9]+$/)),
+  /** Filler words that are never a topic, even alone (the `function…` categories: "para", "the"). */
+  stop: z.array(z.string().regex(/^[a-z0-9]+$/)).optional(),
   /** Filler words an intent phrase still needs (the `negation` category). */
   negations: z.array(z.string().regex(/^[a-z0-9]+$/)),
   /** Phrases naming what the site does not offer. */

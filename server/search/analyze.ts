@@ -3,8 +3,9 @@
  *
  * 1. rewrites: SMS spellings and English become the site's Spanish ("xq" → "porque",
  *    "plumber" → "fontanero");
- * 2. places: city, island, district and local names are set aside as the cities the query names
- *    (a one-word name with one typo too: "sevila");
+ * 2. places: city, island, district, local names and demonyms are set aside as the cities the
+ *    query names (a one-word name with one typo too: "sevila"); a place the site does not serve
+ *    ("Donostia") names none, and is noted;
  * 3. each other word becomes a topic term, with its synonyms as weaker alternatives, or a soft
  *    term (filler: stop words, price and urgency words, "casa": they rank, never make a match),
  *    or an unknown word (a real word nothing on the site or in the lexicon answers: it keeps its
@@ -12,7 +13,10 @@
  *    pages may mention in passing), or is corrected by one edit when it is not a real word
  *    ("fontanro"), or is dropped (nothing it could be);
  * 4. intents (intents.ts): lexicon phrases whose words the query holds name the pages that
- *    answer them.
+ *    answer them;
+ * 5. a query with no topic, intent, place, unknown or dropped word: its filler words some page
+ *    has in its title or headings are its topics ("precios", "urgencias"): a page's own title and
+ *    heading words always count.
  */
 import type { CitySlug } from '../../formats/schemas/cities.ts';
 import { matchIntents, type MatchedIntent } from './intents.ts';
@@ -79,16 +83,27 @@ export const UNKNOWN_WEIGHTS = {
 
 export interface Analysis {
   cities: CitySlug[];
+  /** The query names a place the site does not serve. */
+  elsewhere: boolean;
   terms: Term[];
   soft: Term[];
   unknown: Unknown[];
   intents: MatchedIntent[];
 }
 
-export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabulary): Analysis {
+/**
+ * `headed`: whether some page has the word (its family) in its title, headings or description.
+ */
+export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabulary, headed: (word: string) => boolean = () => false): Analysis {
   const tokens = lexicon.rewrite(normalized === '' ? [] : normalized.split(' '));
   const cities: CitySlug[] = [];
-  const addCities = (list: readonly CitySlug[]) => { for (const c of list) if (!cities.includes(c)) cities.push(c); };
+  let elsewhere = false;
+  /** Words that are nothing: the query may be about anything, so its filler stays filler. */
+  let dropped = 0;
+  const addCities = (list: readonly CitySlug[]) => {
+    if (list.length === 0) elsewhere = true;
+    for (const c of list) if (!cities.includes(c)) cities.push(c);
+  };
   const terms: Term[] = [];
   const soft: Term[] = [];
   const unknown: Unknown[] = [];
@@ -176,6 +191,7 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
     const fixed = spelled ?? (w.length >= TYPO_MIN ? (vocabulary.correct(w, TYPO_MIN) ?? lexicon.correct(w)) : undefined);
     if (fixed !== undefined) word(fixed);
     else if (onSite(w)) word(w);
+    else dropped++;
   }
 
   // Rooms say where: topics only when nothing else is.
@@ -189,6 +205,10 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
   }
 
   const intents = matchIntents(lexicon.intents, terms, meant, bySynonym);
+  // A page's own title and heading words always count: filler alone ("precios") is what such a page is about.
+  if (terms.length === 0 && intents.length === 0 && unknown.length === 0 && dropped === 0 && cities.length === 0 && !elsewhere) {
+    for (const t of soft.filter((x) => !lexicon.stop.has(x.text) && x.alternatives.every((a) => a.words.every(headed)))) terms.push(t);
+  }
   const lookedUp = (t: Term) => vocabulary.size === 0
     || t.alternatives.every((a) => a.words.every((w) => vocabulary.familyPages(w) <= SOFT_MAX_PAGE_SHARE * vocabulary.size));
   // English words the lexicon lacks are mostly the grammar around the words it translates: together
@@ -197,5 +217,5 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
   if (english.length * UNKNOWN_WEIGHTS.english > UNKNOWN_WEIGHTS.spanish) {
     for (const u of english) u.weight = UNKNOWN_WEIGHTS.spanish / english.length;
   }
-  return { cities, terms, soft: soft.filter(lookedUp), unknown, intents };
+  return { cities, elsewhere, terms, soft: soft.filter((t) => !terms.includes(t) && lookedUp(t)), unknown, intents };
 }

@@ -17,6 +17,8 @@ export interface MatchedIntent {
   strong: boolean;
   /** A phrase matched by the words typed, not only through their synonyms. */
   direct: boolean;
+  /** A service's tradesman: the query asks for a person of the trade (lexicon.ts). */
+  trade: boolean;
 }
 
 /** What matchIntents needs of a topic term: the stems it stands for. */
@@ -40,6 +42,7 @@ export function matchIntents(
       size: Math.max(...held.map((p) => p.length)),
       strong: intent.strong,
       direct: held.some((p) => p.every((s) => !bySynonym.has(s))),
+      trade: intent.trade,
     });
   }
   return out;

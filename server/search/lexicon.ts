@@ -42,6 +42,8 @@ export interface Intent {
   services: readonly string[];
   /** A lexicon intent (the page answers the phrase), not a service name (the phrase names the trade). */
   strong: boolean;
+  /** A service's tradesman ("fontanero"): the query asks for a person of that trade. */
+  trade: boolean;
 }
 
 /** Place names of one word long enough to correct a typo in ("sevila" → sevilla). */
@@ -56,6 +58,8 @@ export class Lexicon {
   readonly intents: readonly Intent[];
   readonly filler: ReadonlySet<string>;
   readonly rooms: ReadonlySet<string>;
+  /** Filler words never a topic, even alone (function words). */
+  readonly stop: ReadonlySet<string>;
   /** Phrases naming what the site does not offer (their words count as unknown in a query). */
   readonly notOffered: PhraseTable<true>;
   /** Every word the lexicon uses: such a word is never a typo of something else. */
@@ -67,11 +71,14 @@ export class Lexicon {
   constructor(compiled: CompiledLexicon, private readonly realWords: { spanish: BloomFilter; english: BloomFilter }, stemOf: (w: string) => string) {
     this.filler = new Set(compiled.filler);
     this.rooms = new Set(compiled.rooms);
+    this.stop = new Set(compiled.stop ?? []);
     this.notOffered = new PhraseTable(compiled.not_offered.map((words) => ({ words, value: true as const })));
     const negations = new Set(compiled.negations);
     this.rewrites = new PhraseTable(compiled.rewrites.map(([words, value]) => ({ words, value })));
-    this.places = new PhraseTable(compiled.places.map(([words, value]) => ({ words, value })));
-    this.onePlaceWords = compiled.places.filter(([w]) => w.length === 1 && w[0]!.length >= PLACE_TYPO_MIN)
+    // A place the site does not serve names no city: the empty list.
+    const places = [...compiled.places, ...(compiled.unserved ?? []).map((words): [string[], CitySlug[]] => [words, []])];
+    this.places = new PhraseTable(places.map(([words, value]) => ({ words, value })));
+    this.onePlaceWords = places.filter(([w]) => w.length === 1 && w[0]!.length >= PLACE_TYPO_MIN)
       .map(([words, value]) => ({ words, value }));
     this.groups = compiled.synonyms;
     this.synonyms = new PhraseTable(compiled.synonyms.flatMap((group, g) => group.map((words) => ({ words, value: g }))));
@@ -83,11 +90,12 @@ export class Lexicon {
       paths: intent.paths,
       services: intent.services,
       strong: intent.strong,
+      trade: intent.trade === true,
     }));
     for (const [from, to] of compiled.rewrites) for (const w of [...from, ...to]) this.known.add(w);
     for (const group of compiled.synonyms) for (const p of group) for (const w of p) this.known.add(w);
     for (const intent of compiled.intents) for (const p of intent.phrases) for (const w of p) this.known.add(w);
-    for (const [p] of compiled.places) for (const w of p) this.known.add(w);
+    for (const [p] of places) for (const w of p) this.known.add(w);
     for (const w of [...compiled.filler, ...compiled.rooms]) this.known.add(w);
     for (const p of compiled.not_offered) for (const w of p) this.known.add(w);
     this.correctable = new EditIndex([...this.known].filter((k) => k.length >= 4 && !this.filler.has(k)));

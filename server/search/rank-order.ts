@@ -7,6 +7,8 @@ import type { RankDocs } from './rank.ts';
 /** Keys of up to 2^20 pages and scores below 2^30 thousandths pack exactly into one double. */
 const URL_BITS = 2 ** 20;
 const SCORE_LIMIT = 2 ** 30;
+/** Tiers run 0 to 7: with the score and the URL order below, eight of them still fit a double's 53 bits. */
+const TIER_LIMIT = 7;
 
 /**
  * The first `limit` pages sorted by tier (high first), score in thousandths (high first), then URL
@@ -23,7 +25,7 @@ export function order(docs: RankDocs, pages: Int32Array, tier: Uint8Array, score
     idx.sort((a, b) => tier[b]! - tier[a]! || score[b]! - score[a]! || docs.urlRank[pages[a]!]! - docs.urlRank[pages[b]!]!);
     return Int32Array.from(idx.slice(0, limit), (k) => pages[k]!);
   }
-  const key = (i: number) => ((3 - tier[i]!) * SCORE_LIMIT + (SCORE_LIMIT - 1 - score[i]!)) * URL_BITS + docs.urlRank[pages[i]!]!;
+  const key = (i: number) => ((TIER_LIMIT - tier[i]!) * SCORE_LIMIT + (SCORE_LIMIT - 1 - score[i]!)) * URL_BITS + docs.urlRank[pages[i]!]!;
   const keys = n > SELECT_FACTOR * limit ? smallest(n, limit, key) : Float64Array.from({ length: n }, (_, i) => key(i));
   keys.sort();
   const out = new Int32Array(Math.min(limit, keys.length));

@@ -6,8 +6,11 @@
  *   A query with no topic and no intent is only places (and filler): the pages of those cities,
  *   the city page first; with an unknown real word besides, nothing.
  * - Cities: with `city` set, that city's pages and the pages for every city (guides, general
- *   pages); with cities named in the query, the same for those cities. Other cities' pages never.
- * - Order: pages a lexicon intent names first (the lexicon knows they answer it), then pages of
+ *   pages); with cities named in the query, the same for those cities. Other cities' pages never,
+ *   not even when the query names only places the site does not serve. A service's page for every
+ *   city that answers stands for its page of the city asked for, which ranks above it.
+ * - Order: the service pages of a tradesman the query asks for ("necesito un fontanero") first,
+ *   then pages a lexicon intent names (the lexicon knows they answer it), then pages of
  *   the city asked for (an intent's page of that city first of all); within a tier by score
  *   (weights.ts): per term its weight times where it matched, filler words a little, a longer
  *   intent phrase above a shorter one, the pages of a service the query names by name above
@@ -51,8 +54,11 @@ export interface TermMatches {
   readonly body: Float64Array;
 }
 
-/** A page intents name: the longest phrase naming it, whether a lexicon intent does, and the terms they cover. */
-export interface Named { size: number; strong: boolean; credit: number; covers: Set<number> }
+/**
+ * A page intents name: the longest phrase naming it, whether a lexicon intent does, whether a
+ * tradesman's name does, and the terms they cover.
+ */
+export interface Named { size: number; strong: boolean; trade: boolean; credit: number; covers: Set<number> }
 
 export interface RankInput {
   analysis: Analysis;
@@ -79,9 +85,13 @@ export const fieldsFactor = (fields: number, body: number) => fieldFactor((field
 
 const factor = (m: TermMatches, d: number) => fieldsFactor(m.fields[d]!, m.body[d]!);
 
+/** No page's city: what a query naming only places the site does not serve asks for. */
+const ELSEWHERE = '-';
+
 /** The cities a query asks for: `city`, else those it names (none: every city). */
 export function wantedCities(analysis: Analysis, city: CityFilter): readonly string[] {
-  return city !== 'todas' ? [city] : analysis.cities;
+  if (city !== 'todas') return [city];
+  return analysis.cities.length === 0 && analysis.elsewhere ? [ELSEWHERE] : analysis.cities;
 }
 
 const allowedIn = (docs: RankDocs, wanted: readonly string[], d: number) => {
@@ -99,8 +109,9 @@ export function namedPages(analysis: Analysis, docs: RankDocs, city: CityFilter)
       const d = docs.byPath.get(path);
       if (d === undefined || !allowedIn(docs, wanted, d)) return false;
       const n = named.get(d);
-      if (n === undefined) named.set(d, { size: intent.size, strong: intent.strong, credit, covers: new Set(intent.covers) });
+      if (n === undefined) named.set(d, { size: intent.size, strong: intent.strong, trade: intent.trade, credit, covers: new Set(intent.covers) });
       else {
+        n.trade ||= intent.trade;
         if (intent.strong && !n.strong) { n.strong = true; n.size = intent.size; } else if (intent.strong === n.strong) n.size = Math.max(n.size, intent.size);
         n.credit = Math.max(n.credit, credit);
         for (const k of intent.covers) n.covers.add(k);
@@ -179,6 +190,50 @@ function cityPages(docs: RankDocs): Map<string, { list: number[]; scores: number
   return byCity;
 }
 
+/** Per general service page, its pages by city: the page a city's query gets in its place. */
+const localVersionsOf = new WeakMap<RankDocs, Map<number, Map<string, number>>>();
+
+function localVersions(docs: RankDocs): Map<number, Map<string, number>> {
+  let versions = localVersionsOf.get(docs);
+  if (versions === undefined) {
+    versions = new Map();
+    for (const [path, d] of docs.byPath) {
+      const m = /^\/servicios\/([^/]+)\/([^/]+)\/$/.exec(path);
+      const general = m === null ? undefined : docs.byPath.get(`/servicios/${m[1]}/`);
+      if (general === undefined) continue;
+      let byCity = versions.get(general);
+      if (byCity === undefined) versions.set(general, byCity = new Map());
+      byCity.set(m![2]!, d);
+    }
+    localVersionsOf.set(docs, versions);
+  }
+  return versions;
+}
+
+/**
+ * Tier bits of a ranked page (high first). When the query asks for a tradesman, the pages of his
+ * service and the pages answering the rest of the question (general pages a lexicon intent
+ * names: "¿quién factura el fontanero?") rank above guides; then a lexicon intent; then the city
+ * asked for.
+ */
+const TRADE_TIER = 4;
+const INTENT_TIER = 2;
+const LOCAL_TIER = 1;
+
+/** Per page number: a guide or a service page (a tradesman asked for comes before a guide), else neither. */
+const GUIDE = 1;
+const SERVICE = 2;
+const pageKindsOf = new WeakMap<RankDocs, Uint8Array>();
+function pageKinds(docs: RankDocs): Uint8Array {
+  let kinds = pageKindsOf.get(docs);
+  if (kinds === undefined) {
+    kinds = new Uint8Array(docs.city.length);
+    for (const [path, d] of docs.byPath) kinds[d] = path.startsWith('/guias/') ? GUIDE : path.startsWith('/servicios/') ? SERVICE : 0;
+    pageKindsOf.set(docs, kinds);
+  }
+  return kinds;
+}
+
 /** The pages that answer, best first (by page number; the order above): the first `limit` of them, and their number. */
 export function rank({ analysis, terms, soft, docs, pages, city, named, candidates }: RankInput, limit: number): Ranked {
   const wanted = wantedCities(analysis, city);
@@ -201,7 +256,9 @@ export function rank({ analysis, terms, soft, docs, pages, city, named, candidat
 
   // Each page once: the pages intents name first, then the candidates not seen yet.
   const seen = new Uint8Array(docs.city.length);
-  const cap = named.size + candidates.length;
+  const versions = wanted.length > 0 ? localVersions(docs) : undefined;
+  const kinds = analysis.intents.some((i) => i.trade) ? pageKinds(docs) : undefined;
+  const cap = named.size + candidates.length + (versions === undefined ? 0 : versions.size * wanted.length);
   const found = new Int32Array(cap);
   const tiers = new Uint8Array(cap);
   const scores = new Int32Array(cap);
@@ -236,7 +293,9 @@ export function rank({ analysis, terms, soft, docs, pages, city, named, candidat
     const c = docs.city[d]!;
     const local = c !== '' && wanted.includes(c);
     found[n] = d;
-    tiers[n] = (intent?.strong ? 2 : 0) + (local ? 1 : 0);
+    // A general page a lexicon intent names answers the rest of a question about a tradesman.
+    const trade = intent !== undefined && (intent.trade || (kinds !== undefined && intent.strong && docs.city[d] === '' && kinds[d] === 0));
+    tiers[n] = (trade ? TRADE_TIER : 0) + (intent?.strong ? INTENT_TIER : 0) + (local ? LOCAL_TIER : 0);
     scores[n++] = Math.round(score * 1000);
   };
   for (const [d, intent] of named) { seen[d] = 1; consider(d, intent); }
@@ -245,5 +304,31 @@ export function rank({ analysis, terms, soft, docs, pages, city, named, candidat
     seen[d] = 1;
     if (allowedIn(docs, wanted, d)) consider(d, undefined);
   }
+  if (versions !== undefined) n = withLocalVersions(versions, wanted, seen, found, tiers, scores, n);
   return { pages: order(docs, found.subarray(0, n), tiers.subarray(0, n), scores.subarray(0, n), limit), total: n };
+}
+
+/**
+ * A general service page that answers stands for its pages of the cities asked for: one that is no
+ * answer of its own (a city's page need not repeat the words its general page has in its
+ * headings) answers as the general page does, one tier up. Returns the new count.
+ */
+function withLocalVersions(
+  versions: ReadonlyMap<number, ReadonlyMap<string, number>>, wanted: readonly string[],
+  seen: Uint8Array, found: Int32Array, tiers: Uint8Array, scores: Int32Array, n: number,
+): number {
+  const answered = n;
+  for (let i = 0; i < answered; i++) {
+    const local = versions.get(found[i]!);
+    if (local === undefined) continue;
+    for (const c of wanted) {
+      const d = local.get(c);
+      if (d === undefined || (seen[d] !== 0 && found.subarray(0, n).includes(d))) continue;
+      seen[d] = 1;
+      found[n] = d;
+      tiers[n] = tiers[i]! | LOCAL_TIER;
+      scores[n++] = scores[i]!;
+    }
+  }
+  return n;
 }

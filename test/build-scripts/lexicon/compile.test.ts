@@ -1,12 +1,15 @@
 /**
  * The search lexicon as shipped: it compiles against the sample site's content (every target a
- * page the site publishes, checked in the build) and holds nothing the lint warns about; and the
- * lint finds what it is for.
+ * page the site publishes, checked in the build) and holds nothing the lint warns about; demonyms,
+ * places not served and tradesmen compile as the search needs them; and the lint finds what it is
+ * for.
  */
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compileLexicon } from '../../../build-scripts/lexicon/compile.ts';
+import { compileLexicon, LexiconError } from '../../../build-scripts/lexicon/compile.ts';
 import { lintLexicon } from '../../../build-scripts/lexicon/lint.ts';
 import { ROOT } from '../../../server/config.ts';
 import type { CompiledLexicon } from '../../../formats/schemas/lexicon.ts';
@@ -28,6 +31,24 @@ test('every city is named by its slug, its names in cities.json and places.json;
   assert.equal(cities('gran canaria'), ['las-palmas']);
   assert.equal(cities('chamberi'), ['madrid'], 'a district');
   assert.is(cities('centro'), undefined, 'a district word too common to name a city');
+});
+
+test('demonyms name their city in every form; places not served are kept apart; tradesmen are marked', () => {
+  const lexicon = compileLexicon({ contentDir: content });
+  const cities = (name: string) => lexicon.places.find(([w]) => w.join(' ') === name)?.[1];
+  assert.equal(cities('malaguenas'), ['malaga'], 'a derived form');
+  assert.equal(cities('bilbotarrak'), ['bilbao'], 'a Basque plural');
+  assert.ok(lexicon.unserved?.some((w) => w.join(' ') === 'donostia'));
+  assert.is(cities('donostia'), undefined);
+  const plumber = lexicon.intents.filter((i) => i.services.join() === 'fontaneria' && !i.strong);
+  assert.equal(plumber.map((i) => [i.trade === true, i.phrases.map((p) => p.join(' '))]), [[false, ['fontaneria']], [true, ['fontanero', 'fontaneros']]]);
+});
+
+test('a place listed as not served that names a served city is refused', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lexicon-'));
+  fs.mkdirSync(path.join(dir, 'lexicon'));
+  fs.writeFileSync(path.join(dir, 'lexicon', 'places.json'), JSON.stringify({ cities: { bilbao: ['Bilbo'] }, unserved: ['Donostia', 'Bilbo'], ignore: [] }));
+  assert.throws(() => compileLexicon({ contentDir: dir }), (e: unknown) => e instanceof LexiconError && /"bilbo" names a city the site serves/.test((e as Error).message));
 });
 
 test('the lint warns about twice-claimed synonyms, refused phrases in use, hidden places and one-letter intents', () => {

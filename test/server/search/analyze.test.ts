@@ -28,16 +28,16 @@ const FILES = {
   'synonyms.json': { groups: [{ words: ['inodoro', 'WC', 'váter', 'retrete'] }, { words: ['cuadro eléctrico', 'cuadro de luces'] }] },
   'rewrites.json': { rewrites: [{ from: ['xq', 'pq'], to: 'porque' }, { from: ['plumber'], to: 'fontanero' }] },
   'intents.json': { intents: [{ phrases: ['se ha ido la luz', 'no hay luz'], guides: ['salta-el-diferencial'], services: ['electricidad'] }] },
-  'places.json': { cities: { 'a-coruna': ['La Coruña'], sevilla: ['Seville'] }, ignore: ['Centro'] },
+  'places.json': { cities: { 'a-coruna': ['La Coruña'], sevilla: ['Seville'] }, demonyms: { sevilla: ['sevillano'] }, unserved: ['Donostia', 'San Sebastián'], ignore: ['Centro'] },
   'not-offered.json': { topics: [{ words: ['movers', 'moving company'] }] },
-  'filler.json': { categories: { function: ['de', 'en', 'la', 'el', 'se', 'ha', 'porque', 'hay', 'un', 'mi'], negation: ['no'], price: ['barato'], generic: ['casa'] } },
+  'filler.json': { categories: { function: ['de', 'en', 'la', 'el', 'se', 'ha', 'porque', 'hay', 'un', 'mi', 'para'], negation: ['no'], price: ['barato', 'precios'], generic: ['casa'] } },
   'cities.json': [{ id: 'sevilla', name: 'Sevilla', districts: ['Triana', 'Centro'], nearby: ['Dos Hermanas'] }, { id: 'las-palmas', name: 'Las Palmas de Gran Canaria', island: 'Gran Canaria', districts: ['Triana'] }],
 };
 const PATHS = new Set(['/guias/salta-el-diferencial/', '/servicios/electricidad/']);
 
 const vocabulary = new Vocabulary([
   ['fontanero', 30], ['fontaneria', 40], ['inodoro', 12], ['wc', 3], ['cuadro', 20], ['electrico', 25], ['luz', 30],
-  ['casa', 300], ['barato', 2], ['cerrajero', 20], ['pintura', 40], ['reparacion', 100], ['de', 400],
+  ['casa', 300], ['barato', 2], ['cerrajero', 20], ['pintura', 40], ['reparacion', 100], ['de', 400], ['precios', 30], ['para', 90],
 ]);
 const lexicon = new Lexicon(compileLexicon({ contentDir: contentDir(FILES), paths: PATHS }), { spanish: BloomFilter.from(realWordsFilters().spanish), english: BloomFilter.from(realWordsFilters().english) }, stem);
 const plan = (q: string) => analyze(normalizeQuery(q), lexicon, vocabulary);
@@ -51,6 +51,25 @@ test('rewrites and places: English and SMS become Spanish, local names and distr
   assert.equal(plan('fontanero dos hermanas').cities, ['sevilla']);
   assert.equal(plan('fontanero centro').cities, [], 'an ignored district word names nothing');
   assert.equal(plan('fontanero sevila').cities, ['sevilla'], 'one typo in a place name');
+});
+
+test('demonyms name their city in any form; a place not served names none, and is noted', () => {
+  assert.equal(plan('fontanero sevillanas').cities, ['sevilla']);
+  const away = plan('fontanero en San Sebastián');
+  assert.equal([away.cities, away.elsewhere, away.terms.map((t) => t.text)], [[], true, ['fontanero']]);
+  assert.is(plan('fontanero donostian').elsewhere, true, 'a case ending, as a one-letter typo');
+  assert.is(plan('fontanero sevilla').elsewhere, false);
+});
+
+test("filler alone is a topic when a page's title or headings hold it; function words never are", () => {
+  const headed = (w: string) => w === 'precios' || w === 'para';
+  const alone = analyze(normalizeQuery('precios'), lexicon, vocabulary, headed);
+  assert.equal([alone.terms.map((t) => t.text), alone.soft], [['precios'], []]);
+  assert.equal(analyze(normalizeQuery('precios'), lexicon, vocabulary).terms, [], 'no page heads it: still filler');
+  assert.equal(analyze(normalizeQuery('para'), lexicon, vocabulary, headed).terms, [], 'a function word');
+  assert.equal(analyze(normalizeQuery('precios fontanero'), lexicon, vocabulary, headed).terms.map((t) => t.text), ['fontanero'], 'beside a topic it ranks only');
+  assert.equal(analyze(normalizeQuery('precios sevilla'), lexicon, vocabulary, headed).terms, [], "with a place, the place's pages answer");
+  assert.equal(analyze(normalizeQuery('precios xkzqv'), lexicon, vocabulary, headed).terms, [], 'beside a word that is nothing, it may be about anything');
 });
 
 test('synonyms: the word typed at full weight, the others below; phrases as one term', () => {

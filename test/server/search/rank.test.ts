@@ -13,7 +13,7 @@ import type { CityFilter, CitySlug } from '../../../formats/schemas/cities.ts';
 
 const PATHS: Array<[string, CitySlug | '']> = [
   ['/servicios/cerrajeria/', ''], ['/servicios/cerrajeria/vigo/', 'vigo'], ['/servicios/cerrajeria/madrid/', 'madrid'],
-  ['/guias/cambiar-bombin/', ''], ['/guias/fuga/', ''], ['/ciudades/vigo/', 'vigo'], ['/precios/', ''],
+  ['/guias/cambiar-bombin/', ''], ['/guias/fuga/', ''], ['/ciudades/vigo/', 'vigo'], ['/precios/', ''], ['/preguntas-frecuentes/', ''],
   // Pages that match nothing, so that term weights are those of a real site.
   ...Array.from({ length: 40 }, (_, i): [string, ''] => [`/otra/${i}/`, '']),
 ];
@@ -36,10 +36,10 @@ function matches(entries: Array<[string, Hit]>): TermMatches {
 }
 
 function analysis(parts: Partial<Analysis>): Analysis {
-  return { cities: [], terms: [], soft: [], unknown: [], intents: [], ...parts };
+  return { cities: [], elsewhere: false, terms: [], soft: [], unknown: [], intents: [], ...parts };
 }
 const intent = (parts: Partial<MatchedIntent>): MatchedIntent =>
-  ({ paths: [], services: [], covers: [], size: 1, strong: true, direct: true, ...parts });
+  ({ paths: [], services: [], covers: [], size: 1, strong: true, direct: true, trade: false, ...parts });
 
 function run(a: Analysis, terms: Array<Array<[string, Hit]>>, city: CityFilter = 'todas'): string[] {
   // Every page a term matched is a candidate: rank itself keeps the answers.
@@ -92,6 +92,37 @@ test('a query that is only a city is its pages, the city page first; with an unk
   assert.equal(run(analysis({ cities: ['vigo'] }), []), ['/ciudades/vigo/', '/servicios/cerrajeria/vigo/']);
   assert.equal(run(analysis({ cities: ['vigo'], unknown: [{ text: 'gestoria', weight: 0.35 }] }), []), []);
   assert.equal(run(analysis({}), []), [], 'nothing to look for: nothing found');
+});
+
+test("a query naming only places the site does not serve gets pages for every city, never a city's", () => {
+  const terms: Array<Array<[string, Hit]>> = [[
+    ['/servicios/cerrajeria/', hit('title')], ['/servicios/cerrajeria/vigo/', hit('title')], ['/guias/cambiar-bombin/', hit('heading')],
+  ]];
+  const away = analysis({ terms: [term('cerrajero')], elsewhere: true, intents: [intent({ services: ['cerrajeria'], covers: [0], strong: false })] });
+  assert.equal(run(away, terms), ['/servicios/cerrajeria/', '/guias/cambiar-bombin/']);
+  assert.equal(run(analysis({ elsewhere: true }), []), [], 'only such a place: nothing');
+  assert.equal(run({ ...away, cities: ['vigo'] }, terms)[0], '/servicios/cerrajeria/vigo/', 'beside a served city, that city');
+});
+
+test("with a city, a service's general page that answers stands for its page of that city, which ranks above it", () => {
+  // The word is in the general page's headings only; Vigo's page does not repeat it.
+  const terms: Array<Array<[string, Hit]>> = [[['/servicios/cerrajeria/', hit('heading')], ['/guias/fuga/', hit('heading')]]];
+  assert.equal(run(analysis({ terms: [term('bombillo')] }), terms, 'vigo'), ['/servicios/cerrajeria/vigo/', '/guias/fuga/', '/servicios/cerrajeria/']);
+  assert.equal(run(analysis({ terms: [term('bombillo')] }), terms), ['/guias/fuga/', '/servicios/cerrajeria/'], 'no city: no city page');
+  assert.equal(run(analysis({ terms: [term('bombillo')], cities: ['madrid'] }), [[['/servicios/cerrajeria/madrid/', hit('title')], ['/servicios/cerrajeria/', hit('heading')]]])[0],
+    '/servicios/cerrajeria/madrid/', 'an answer of its own keeps its own place');
+});
+
+test('a tradesman asked for: his service above guides; general pages answering the question stay above', () => {
+  const terms: Array<Array<[string, Hit]>> = [[['/servicios/cerrajeria/', hit('title')]], [['/guias/cambiar-bombin/', hit('title')]]];
+  const a = analysis({
+    terms: [term('cerrajero'), term('bombin')],
+    intents: [intent({ services: ['cerrajeria'], covers: [0], strong: false, trade: true }), intent({ paths: ['/guias/cambiar-bombin/'], covers: [1], size: 3 })],
+  });
+  assert.equal(run(a, terms), ['/servicios/cerrajeria/', '/guias/cambiar-bombin/']);
+  assert.equal(run({ ...a, intents: [{ ...a.intents[0]!, trade: false }, a.intents[1]!] }, terms)[0], '/guias/cambiar-bombin/', 'the name of the trade alone does not');
+  const billing = { ...a, intents: [...a.intents, intent({ paths: ['/preguntas-frecuentes/'], covers: [], size: 1 })] };
+  assert.equal(run(billing, terms), ['/preguntas-frecuentes/', '/servicios/cerrajeria/', '/guias/cambiar-bombin/']);
 });
 
 test('ties break by URL, so the order is stable', () => {
