@@ -21,10 +21,6 @@ import { demonymForms } from './demonyms.ts';
 export const LEXICON_DIR = 'lexicon';
 /** The filler category whose words are topics only alone (formats/schemas/lexicon.ts). */
 const ROOMS = 'rooms';
-/** The filler categories of function words, never a topic (`function`, `function-en`…). */
-const FUNCTION = 'function';
-/** Filler that qualifies a need (cheap, urgent, I need, home) without naming one: never a topic alone either. */
-const QUALIFIERS = new Set(['price', 'urgency', 'request', 'generic']);
 
 const ServiceFileSchema = z.array(z.object({
   id: z.string(), name: z.string(), label: z.string().optional(), pro: z.string().optional(), pro_plural: z.string().optional(),
@@ -148,8 +144,6 @@ export function compileLexicon({ contentDir, paths }: LexiconInput = {}): Compil
     filler: [...new Set(Object.entries(filler?.categories ?? {}).filter(([cat]) => cat !== ROOMS)
       .flatMap(([cat, list]) => list.flatMap((w) => folded(w, `filler.json ${cat}`, true))))].sort(),
     rooms: [...new Set((filler?.categories[ROOMS] ?? []).flatMap((w) => folded(w, `filler.json ${ROOMS}`)))].sort(),
-    stop: [...new Set(Object.entries(filler?.categories ?? {}).filter(([cat]) => cat.startsWith(FUNCTION) || QUALIFIERS.has(cat))
-      .flatMap(([cat, list]) => list.flatMap((w) => folded(w, `filler.json ${cat}`, true))))].sort(),
     negations: [...new Set((filler?.categories.negation ?? []).flatMap((w) => folded(w, 'filler.json negation')))].sort(),
     not_offered: (notOffered?.topics ?? []).flatMap((t, i) => t.words.map((w) => folded(w, `not-offered.json #${i}`))),
   };

@@ -124,8 +124,6 @@ export const CompiledLexiconSchema = z.object({
   filler: z.array(z.string().regex(/^[a-z0-9]+$/)),
   /** Rooms: topic words only when the query has no other. */
   rooms: z.array(z.string().regex(/^[a-z0-9]+$/)),
-  /** Filler words that are never a topic, even alone (the `function…` categories: "para", "the"). */
-  stop: z.array(z.string().regex(/^[a-z0-9]+$/)).optional(),
   /** Filler words an intent phrase still needs (the `negation` category). */
   negations: z.array(z.string().regex(/^[a-z0-9]+$/)),
   /** Phrases naming what the site does not offer. */

@@ -14,9 +14,6 @@
  *    ("fontanro"), or is dropped (nothing it could be);
  * 4. intents (intents.ts): lexicon phrases whose words the query holds name the pages that
  *    answer them;
- * 5. a query with no topic, intent, place, unknown or dropped word: its words some page has in
- *    its title or headings are its topics (a page's own title and heading words always count),
- *    but never function words or words that only qualify a need ("barato", "urgente").
  */
 import type { CitySlug } from '../../formats/schemas/cities.ts';
 import { matchIntents, type MatchedIntent } from './intents.ts';
@@ -92,9 +89,8 @@ export interface Analysis {
 }
 
 /**
- * `headed`: whether some page has the word (its family) in its title, headings or description.
  */
-export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabulary, headed: (word: string) => boolean = () => false): Analysis {
+export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabulary): Analysis {
   const tokens = lexicon.rewrite(normalized === '' ? [] : normalized.split(' '));
   const cities: CitySlug[] = [];
   let elsewhere = false;
@@ -205,10 +201,6 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
   }
 
   const intents = matchIntents(lexicon.intents, terms, meant, bySynonym);
-  // A page's own title and heading words always count; function words and qualifiers (lexicon.stop) never.
-  if (terms.length === 0 && intents.length === 0 && unknown.length === 0 && dropped === 0 && cities.length === 0 && !elsewhere) {
-    for (const t of soft.filter((x) => !lexicon.stop.has(x.text) && x.alternatives.every((a) => a.words.every(headed)))) terms.push(t);
-  }
   const lookedUp = (t: Term) => vocabulary.size === 0
     || t.alternatives.every((a) => a.words.every((w) => vocabulary.familyPages(w) <= SOFT_MAX_PAGE_SHARE * vocabulary.size));
   // English words the lexicon lacks are mostly the grammar around the words it translates: together

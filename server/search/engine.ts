@@ -405,15 +405,9 @@ export class SearchEngine {
     }
   }
 
-  /** Whether some page has `word` (its family) in its title, headings or description. */
-  private readonly headed = (word: string): boolean => {
-    const family = familyStems(word);
-    return this.data.titles.idsOf(family).length > 0 || this.data.heads.idsOf(family).length > 0;
-  };
-
   /** The query's first `limit` pages in order, and how many there are. */
   private rank(scope: string, normalized: string, city: CityFilter, limit: number): Entry {
-    const analysis = analyze(normalized, this.lexicon, this.vocabulary, this.headed);
+    const analysis = analyze(normalized, this.lexicon, this.vocabulary);
     const named = namedPages(analysis, this.pages.rank, city);
     const hitsOf = (t: Term): TermWordHits => t.alternatives.map((alt) => alt.words.map((w) => this.wordHits(w)));
     const topicHits = analysis.terms.map(hitsOf);

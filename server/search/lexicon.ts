@@ -59,7 +59,6 @@ export class Lexicon {
   readonly filler: ReadonlySet<string>;
   readonly rooms: ReadonlySet<string>;
   /** Filler words never a topic, even alone (function words). */
-  readonly stop: ReadonlySet<string>;
   /** Phrases naming what the site does not offer (their words count as unknown in a query). */
   readonly notOffered: PhraseTable<true>;
   /** Every word the lexicon uses: such a word is never a typo of something else. */
@@ -71,7 +70,6 @@ export class Lexicon {
   constructor(compiled: CompiledLexicon, private readonly realWords: { spanish: BloomFilter; english: BloomFilter }, stemOf: (w: string) => string) {
     this.filler = new Set(compiled.filler);
     this.rooms = new Set(compiled.rooms);
-    this.stop = new Set(compiled.stop ?? []);
     this.notOffered = new PhraseTable(compiled.not_offered.map((words) => ({ words, value: true as const })));
     const negations = new Set(compiled.negations);
     this.rewrites = new PhraseTable(compiled.rewrites.map(([words, value]) => ({ words, value })));
