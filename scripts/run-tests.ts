@@ -23,7 +23,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { oneAtATime, tierOf, TIERS, type Tier } from '../test/tiers.ts';
+import { alone, oneAtATime, tierOf, TIERS, type Tier } from '../test/tiers.ts';
 import { ownCpuMs } from './lib/cpu-time.ts';
 import { createWorkerPool, type WorkerPool } from './lib/test-worker-pool.ts';
 
@@ -179,17 +179,19 @@ export function timeReport(results: readonly Pick<Result, 'file' | 'wallMs' | 'c
 
 const failed = (r: Result) => r.code !== 0 || r.totals === null || r.totals.passed + r.totals.skipped < r.totals.total || r.lost.length > 0;
 
-/** Runs `files`, `jobs` at once and one browser file at a time, calling `done` as each ends. */
+/** Runs `files`, `jobs` at once, one browser file at a time and the `alone` files by themselves, calling `done` as each ends. */
 async function runAll(files: readonly string[], { jobs, isolate }: Pick<Options, 'jobs' | 'isolate'>, done: (r: Result) => void): Promise<Result[]> {
   const pool = createWorkerPool({ env: { ...process.env, TEST_TIER: 'unit' }, timeoutMs: FILE_TIMEOUT_MS });
   // The e2e files first: they are the longest, and the rest fill the other places around them.
   const queue = [...files.filter((f) => tierOf(f) === 'e2e'), ...files.filter((f) => tierOf(f) !== 'e2e')];
   const results: Result[] = [];
   let browserRunning = false;
+  let aloneRunning = false;
   let wake: (() => void) | null = null;
   const running = new Set<Promise<void>>();
   while (queue.length > 0 || running.size > 0) {
-    const next = running.size < jobs ? queue.findIndex((f) => !(browserRunning && oneAtATime(f))) : -1;
+    const startable = (f: string) => !(browserRunning && oneAtATime(f)) && (!alone(f) || running.size === 0);
+    const next = running.size < jobs && !aloneRunning ? queue.findIndex(startable) : -1;
     if (next < 0) {
       await new Promise<void>((resolve) => { wake = resolve; });
       continue;
@@ -197,8 +199,10 @@ async function runAll(files: readonly string[], { jobs, isolate }: Pick<Options,
     const [file] = queue.splice(next, 1) as [string];
     const browser = oneAtATime(file);
     if (browser) browserRunning = true;
+    if (alone(file)) aloneRunning = true;
     const job = (tierOf(file) === 'unit' && !isolate ? runPooled(pool, file) : runFile(file)).then((r) => {
       if (browser) browserRunning = false;
+      if (alone(file)) aloneRunning = false;
       results.push(r);
       done(r);
       running.delete(job);

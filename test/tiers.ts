@@ -44,6 +44,15 @@ const ONE_AT_A_TIME = /^test\/site\/(chromium|lighthouse|phone-layout|sandbox)\.
 
 export const oneAtATime = (file: string): boolean => ONE_AT_A_TIME.test(file);
 
+/**
+ * Files that run with no other file beside them: they assert limits exact across processes on a
+ * Redis topology, which holds only while Redis answers within the store's wait bound; past it the
+ * processes count locally by design, and a loaded machine is what pushes them past it.
+ */
+const ALONE = /^test\/reliability\/redis-(cluster|sentinel)\.test\.ts$/;
+
+export const alone = (file: string): boolean => ALONE.test(file);
+
 /** The tier of a test file, by its path from the project root (forward slashes). */
 export function tierOf(file: string): Tier {
   for (const [pattern, tier] of RULES) if (pattern.test(file)) return tier;
