@@ -95,11 +95,13 @@ export async function runStartOptions(opts: StartOptionsOptions): Promise<StartO
     await sleep(SETTLE_MS);
     const rssAfterLoad = servers.map((s) => s.child.memory().rss);
 
-    // The start script's servers are the first COPIES; a round's ratio uses their mean that round.
-    const reference = (round: number) => (cpu[0]![round]! + cpu[1]![round]!) / 2;
+    const serversOf = (variant: string) => servers.flatMap((s, i) => (s.variant === variant ? [i] : []));
+    const meanCpu = (indices: readonly number[], round: number) => indices.reduce((a, i) => a + cpu[i]![round]!, 0) / indices.length;
+    // A round's ratio is taken against the start script's servers in that round.
+    const reference = serversOf(list[0]!.name);
     const rows = list.map((v): StartOptionsRow => {
-      const mine = servers.flatMap((s, i) => (s.variant === v.name ? [i] : []));
-      const ratios = Array.from({ length: opts.rounds }, (_, round) => mine.reduce((a, i) => a + cpu[i]![round]!, 0) / mine.length / reference(round));
+      const mine = serversOf(v.name);
+      const ratios = Array.from({ length: opts.rounds }, (_, round) => meanCpu(mine, round) / meanCpu(reference, round));
       return {
         variant: v.name,
         rssAtStart: mine.map((i) => rssAtStart[i]!),
