@@ -1,18 +1,22 @@
 /**
  * `npm test`'s runner. Several uvu files run at once, and each file's output is printed whole
  * when it ends; the totals of every file close the run as uvu's do, then the time each tier and
- * the slowest files took. A unit file runs in a worker process that runs other unit files before
- * and after it (scripts/lib/test-worker.ts): they need nothing outside the process, and share its
- * start. Every other file runs in a process of its own.
+ * the slowest files took. A unit or server file runs in a worker process that runs other files
+ * of its tier before and after it (scripts/lib/test-worker.ts), so they share its start and the
+ * loading of the modules they import; their servers, ports and Redis are their own. An e2e file,
+ * which starts and stops processes and browsers, runs in a process of its own.
  *
  *   node --import tsx scripts/run-tests.ts                       every tier
  *   node --import tsx scripts/run-tests.ts --tier unit           one tier (unit, server, e2e; test/tiers.ts)
  *   node --import tsx scripts/run-tests.ts test/server/mcp       the files under a folder
  *   node --import tsx scripts/run-tests.ts [dir] [pattern]       as uvu takes them
  *   --jobs N                                                     files at once (TEST_JOBS; default: cores + 1)
- *   --isolate                                                    unit files too each in a process of its own
+ *   --isolate                                                    every file in a process of its own
+ *   --typecheck                                                  `npm run typecheck` too, as one more check
  *
- * The sample site is built once, before any file that may read it starts. The e2e files start
+ * The sample site is built once, before any file that may read it starts; unit files run while
+ * it builds. The typecheck starts once it is built (both write Astro's generated types), and
+ * files that run Astro in the project root wait for the typecheck to end. The e2e files start
  * first, as the longest; of the files that drive a browser one runs at a time (test/tiers.ts).
  *
  * A file fails the run when uvu counts a failure, when it exits without its totals, and when a
@@ -23,7 +27,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { alone, oneAtATime, tierOf, TIERS, type Tier } from '../test/tiers.ts';
+import { alone, astroInRoot, oneAtATime, pooled, tierOf, TIERS, type Tier } from '../test/tiers.ts';
 import { ownCpuMs } from './lib/cpu-time.ts';
 import { createWorkerPool, type WorkerPool } from './lib/test-worker-pool.ts';
 
@@ -69,8 +73,10 @@ export interface Options {
   pattern: RegExp;
   tiers: readonly Tier[];
   jobs: number;
-  /** Each unit file in a process of its own, as the other tiers' files. */
+  /** Each file in a process of its own, as the e2e files. */
   isolate: boolean;
+  /** `npm run typecheck` beside the files, reported as one check. */
+  typecheck: boolean;
 }
 
 export function parseArgs(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Options {
@@ -78,6 +84,7 @@ export function parseArgs(args: readonly string[], env: NodeJS.ProcessEnv = proc
   let tiers: Tier[] = [...TIERS];
   let jobs = Number(env.TEST_JOBS) || os.availableParallelism() + 1;
   let isolate = false;
+  let typecheck = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--tier') {
@@ -86,6 +93,8 @@ export function parseArgs(args: readonly string[], env: NodeJS.ProcessEnv = proc
       tiers = named as Tier[];
     } else if (arg === '--isolate') {
       isolate = true;
+    } else if (arg === '--typecheck') {
+      typecheck = true;
     } else if (arg === '--jobs') {
       jobs = Number(args[++i]);
       if (!Number.isInteger(jobs) || jobs < 1) throw new Error('--jobs takes a whole number ≥ 1');
@@ -94,7 +103,7 @@ export function parseArgs(args: readonly string[], env: NodeJS.ProcessEnv = proc
     }
   }
   const [dir = 'test', pattern = '\\.test\\.ts$'] = positional;
-  return { dir, pattern: new RegExp(pattern), tiers, jobs, isolate };
+  return { dir, pattern: new RegExp(pattern), tiers, jobs, isolate, typecheck };
 }
 
 /** The files to run, from the project root, in a stable order. */
@@ -134,14 +143,18 @@ async function runPooled(pool: WorkerPool, file: string): Promise<Result> {
   return resultOf(file, `${file}\n${r.output}`, r.code, started, r.cpuMs);
 }
 
-function runFile(file: string): Promise<Result> {
+/** The typecheck's name in the run's output and time report. */
+export const TYPECHECK = 'npm run typecheck';
+
+/** A Node process running `args` after the CPU-time preload, reported under `name`. */
+function runNode(name: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<Result> {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', '--import', CPU_ON_EXIT, file], {
+    const child = spawn(process.execPath, ['--import', CPU_ON_EXIT, ...args], {
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-      env: { ...process.env, TEST_TIER: tierOf(file), TEST_CPU_FD: '3' },
+      env: { ...process.env, ...env, TEST_CPU_FD: '3' },
     });
-    let output = `${file}\n`;
+    let output = `${name}\n`;
     let cpu = '';
     child.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
     child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
@@ -154,9 +167,20 @@ function runFile(file: string): Promise<Result> {
     child.once('close', (code) => {
       clearTimeout(timer);
       const cpuMs = cpu.trim() === '' ? null : Number(cpu);
-      resolve(resultOf(file, output, code, started, cpuMs));
+      resolve(resultOf(name, output, code, started, cpuMs));
     });
   });
+}
+
+const runFile = (file: string) => runNode(file, ['--import', 'tsx', file], { TEST_TIER: tierOf(file) });
+
+/** The typecheck as one check: a passing run counts one test passed, a failing one one failed. */
+async function runTypecheck(): Promise<Result> {
+  const r = await runNode(TYPECHECK, ['-e', `
+    const r = require('node:child_process').spawnSync('npm', ['run', '--silent', 'typecheck'], { stdio: 'inherit' });
+    process.exitCode = r.status ?? 1;`], {});
+  const passed = r.code === 0 ? 1 : 0;
+  return { ...r, output: `${r.output}  ${passed ? 'no type errors' : 'FAILED: type errors above'}\n`, totals: { total: 1, passed, skipped: 0 } };
 }
 
 const seconds = (ms: number | null) => (ms === null ? '    ?' : `${(ms / 1000).toFixed(1)}s`.padStart(7));
@@ -165,11 +189,13 @@ const seconds = (ms: number | null) => (ms === null ? '    ?' : `${(ms / 1000).t
 export function timeReport(results: readonly Pick<Result, 'file' | 'wallMs' | 'cpuMs'>[], slowest = 12): string {
   let out = '\n  Time by tier (wall time summed over files, CPU time):\n';
   for (const tier of TIERS) {
-    const of = results.filter((r) => tierOf(r.file) === tier);
+    const of = results.filter((r) => r.file !== TYPECHECK && tierOf(r.file) === tier);
     if (of.length === 0) continue;
     const cpu = of.some((r) => r.cpuMs === null) ? null : of.reduce((a, r) => a + r.cpuMs!, 0);
     out += `    ${tier.padEnd(7)} ${String(of.length).padStart(3)} files ${seconds(of.reduce((a, r) => a + r.wallMs, 0))} ${seconds(cpu)}\n`;
   }
+  const typecheck = results.find((r) => r.file === TYPECHECK);
+  if (typecheck) out += `    typecheck         ${seconds(typecheck.wallMs)} ${seconds(typecheck.cpuMs)}\n`;
   out += `\n  Slowest files (wall, CPU):\n`;
   for (const r of [...results].sort((a, b) => b.wallMs - a.wallMs).slice(0, slowest)) {
     out += `    ${seconds(r.wallMs)} ${seconds(r.cpuMs)}  ${r.file}\n`;
@@ -179,38 +205,76 @@ export function timeReport(results: readonly Pick<Result, 'file' | 'wallMs' | 'c
 
 const failed = (r: Result) => r.code !== 0 || r.totals === null || r.totals.passed + r.totals.skipped < r.totals.total || r.lost.length > 0;
 
-/** Runs `files`, `jobs` at once, one browser file at a time and the `alone` files by themselves, calling `done` as each ends. */
-async function runAll(files: readonly string[], { jobs, isolate }: Pick<Options, 'jobs' | 'isolate'>, done: (r: Result) => void): Promise<Result[]> {
-  const pool = createWorkerPool({ env: { ...process.env, TEST_TIER: 'unit' }, timeoutMs: FILE_TIMEOUT_MS });
-  // The e2e files first: they are the longest, and the rest fill the other places around them.
-  const queue = [...files.filter((f) => tierOf(f) === 'e2e'), ...files.filter((f) => tierOf(f) !== 'e2e')];
+/** The order files are started in: the typecheck, the browser files, since they run one after another, then the other e2e files, the longest; the rest fill the places around them. */
+export function runOrder(files: readonly string[], typecheck: boolean): string[] {
+  const rank = (f: string) => (f === TYPECHECK ? 0 : oneAtATime(f) ? 1 : tierOf(f) === 'e2e' ? 2 : 3);
+  return [...(typecheck ? [TYPECHECK] : []), ...files].sort((a, b) => rank(a) - rank(b));
+}
+
+/**
+ * The index in `queue` of the next file to start, or -1 to wait for one to end: unit files from
+ * the start, the others once the sample site is built; one browser file at a time; an `alone`
+ * file only with nothing else running, and nothing beside it; a file that runs Astro in the
+ * project root only once the typecheck has ended.
+ */
+export function nextToStart(queue: readonly string[], running: readonly string[], { jobs, siteReady }: { jobs: number; siteReady: boolean }): number {
+  if (running.length >= jobs || running.some(alone)) return -1;
+  const browserRunning = running.some(oneAtATime);
+  const typecheckPending = queue.includes(TYPECHECK) || running.includes(TYPECHECK);
+  return queue.findIndex((f) =>
+    (siteReady || (f !== TYPECHECK && tierOf(f) === 'unit'))
+    && !(browserRunning && oneAtATime(f))
+    && !(astroInRoot(f) && typecheckPending)
+    && (!alone(f) || running.length === 0));
+}
+
+interface Schedule {
+  jobs: number;
+  isolate: boolean;
+  typecheck: boolean;
+  /** Resolves once the sample site is built; null when no file needs it. */
+  site: Promise<unknown> | null;
+}
+
+/** Runs `files` in `runOrder` as `nextToStart` allows, calling `done` as each ends. */
+async function runAll(files: readonly string[], { jobs, isolate, typecheck, site }: Schedule, done: (r: Result) => void): Promise<Result[]> {
+  const pools = new Map<Tier, WorkerPool>();
+  const poolOf = (tier: Tier) => pools.get(tier)
+    ?? pools.set(tier, createWorkerPool({ env: { ...process.env, TEST_TIER: tier }, timeoutMs: FILE_TIMEOUT_MS })).get(tier)!;
+  const queue = runOrder(files, typecheck);
   const results: Result[] = [];
-  let browserRunning = false;
-  let aloneRunning = false;
+  let siteReady = site === null;
+  let siteError: unknown;
   let wake: (() => void) | null = null;
-  const running = new Set<Promise<void>>();
+  site?.then(() => { siteReady = true; }, (err: unknown) => { siteError = err ?? new Error('failed'); }).finally(() => wake?.());
+  const running = new Map<string, Promise<void>>();
+  const finish = (r: Result) => {
+    results.push(r);
+    done(r);
+  };
   while (queue.length > 0 || running.size > 0) {
-    const startable = (f: string) => !(browserRunning && oneAtATime(f)) && (!alone(f) || running.size === 0);
-    const next = running.size < jobs && !aloneRunning ? queue.findIndex(startable) : -1;
+    if (siteError !== undefined) {
+      // Every file still waiting for the site fails with the build's error.
+      for (const f of queue.filter((f) => f === TYPECHECK || tierOf(f) !== 'unit')) {
+        queue.splice(queue.indexOf(f), 1);
+        finish(resultOf(f, `${f}\n  the sample site did not build: ${String(siteError)}\n`, 1, Date.now(), 0));
+      }
+    }
+    const next = nextToStart(queue, [...running.keys()], { jobs, siteReady });
     if (next < 0) {
+      if (queue.length === 0 && running.size === 0) break;
       await new Promise<void>((resolve) => { wake = resolve; });
       continue;
     }
     const [file] = queue.splice(next, 1) as [string];
-    const browser = oneAtATime(file);
-    if (browser) browserRunning = true;
-    if (alone(file)) aloneRunning = true;
-    const job = (tierOf(file) === 'unit' && !isolate ? runPooled(pool, file) : runFile(file)).then((r) => {
-      if (browser) browserRunning = false;
-      if (alone(file)) aloneRunning = false;
-      results.push(r);
-      done(r);
-      running.delete(job);
+    const run = file === TYPECHECK ? runTypecheck() : pooled(file) && !isolate ? runPooled(poolOf(tierOf(file)), file) : runFile(file);
+    running.set(file, run.then((r) => {
+      running.delete(file);
+      finish(r);
       wake?.();
-    });
-    running.add(job);
+    }));
   }
-  await pool.close();
+  await Promise.all([...pools.values()].map((p) => p.close()));
   return results;
 }
 
@@ -222,13 +286,12 @@ async function main(args: string[]): Promise<number> {
     process.stdout.write('No test file matches.\n');
     return 1;
   }
-  process.stdout.write(`${files.length} test files, ${options.jobs} at once\n`);
-  if (files.some((f) => tierOf(f) !== 'unit' && !f.includes('/fixtures/'))) {
-    // Built here once, so the files that read the sample site do not build it side by side.
-    const { builtReadModel } = await import('../test/helpers/built-site.ts');
-    await builtReadModel();
-  }
-  const results = await runAll(files, options, (r) => {
+  process.stdout.write(`${files.length} test files${options.typecheck ? ' and the typecheck' : ''}, ${options.jobs} at once\n`);
+  // Built here once, so the files that read the sample site do not build it side by side.
+  const site = options.typecheck || files.some((f) => tierOf(f) !== 'unit' && !f.includes('/fixtures/'))
+    ? import('../test/helpers/built-site.ts').then(({ builtReadModel }) => builtReadModel())
+    : null;
+  const results = await runAll(files, { ...options, site }, (r) => {
     process.stdout.write(`\n${r.output}${failed(r) && r.totals === null ? `\n  ENDED WITHOUT TOTALS (exit ${r.code})\n` : ''}`);
   });
 

@@ -1,8 +1,9 @@
 /**
- * The task module a pool's workers run, as plain JavaScript: a TypeScript module and what it
- * imports from the project are bundled by esbuild into one ES module (packages left as imports,
- * as scripts/bundle-server.ts does for the server), written once under `var/build-workers/`
- * named by its content.
+ * The task module a pool's workers run, as plain JavaScript: a TypeScript module, what it imports
+ * from the project and the packages it uses are bundled by esbuild into one ES module, written
+ * once under `var/build-workers/` named by its content. Packages are bundled in too because every
+ * build starts its workers afresh, and one file loads faster than the hundreds of modules of the
+ * Markdown packages; Pagefind stays an import, since it finds its binary beside its own files.
  *
  * Why not tsx in the workers: a worker does not inherit the parent's `--import tsx`, so each one
  * would register tsx itself, which starts a loader thread per worker that compiles and resolves
@@ -17,9 +18,17 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildSync } from 'esbuild';
+import { buildSync, type BuildOptions } from 'esbuild';
 import { NODE_BUNDLE } from '../../scripts/bundle-server.ts';
 import { ROOT } from '../../formats/settings.ts';
+
+const WORKER_BUNDLE: BuildOptions = {
+  ...NODE_BUNDLE,
+  packages: 'bundle',
+  external: ['pagefind'],
+  // For the CommonJS packages bundled into an ES module.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+};
 
 export const COMPILED_DIR = path.join(ROOT, 'var', 'build-workers');
 
@@ -27,7 +36,16 @@ export const COMPILED_DIR = path.join(ROOT, 'var', 'build-workers');
 export function compiledTaskModule(script: URL): URL {
   const file = fileURLToPath(script);
   if (!/\.[cm]?tsx?$/.test(file)) return script;
-  const result = buildSync({ ...NODE_BUNDLE, entryPoints: [file], write: false, logLevel: 'silent' });
+  // Bundled once per process: the main thread's own code does not change while it runs either.
+  let url = compiled.get(file);
+  if (!url) compiled.set(file, url = compile(file));
+  return url;
+}
+
+const compiled = new Map<string, URL>();
+
+function compile(file: string): URL {
+  const result = buildSync({ ...WORKER_BUNDLE, entryPoints: [file], write: false, logLevel: 'silent' });
   const code = result.outputFiles[0]!.contents;
   const name = `${path.basename(file).replace(/\.[^.]+$/, '')}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
   const target = path.join(COMPILED_DIR, name);
@@ -37,6 +55,23 @@ export function compiledTaskModule(script: URL): URL {
     const temp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}`;
     fs.writeFileSync(temp, code);
     fs.renameSync(temp, target);
+    pruneOlder(path.basename(file).replace(/\.[^.]+$/, ''), target);
   }
   return pathToFileURL(target);
+}
+
+/** A bundle of the same module untouched for this long belongs to code long since edited. */
+const STALE_MS = 24 * 60 * 60_000;
+
+/** Removes the stale bundles of module `base` other than `keep`: each edit of the sources leaves one. */
+function pruneOlder(base: string, keep: string): void {
+  for (const name of fs.readdirSync(COMPILED_DIR)) {
+    const file = path.join(COMPILED_DIR, name);
+    if (file === keep || !name.startsWith(`${base}-`) || !name.endsWith('.mjs')) continue;
+    try {
+      if (Date.now() - fs.statSync(file).mtimeMs > STALE_MS) fs.rmSync(file, { force: true });
+    } catch {
+      // Another build removed it first.
+    }
+  }
 }

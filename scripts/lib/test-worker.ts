@@ -1,7 +1,7 @@
 /**
- * A worker process of scripts/run-tests.ts: runs the uvu files it is sent, one after another, in
- * this one process, so files that need nothing outside it pay Node's and tsx's start, and the
- * loading of the modules they share, once per worker rather than once per file. Each file's
+ * A worker process of scripts/run-tests.ts: runs the uvu files of one tier it is sent, one after
+ * another, in this one process, so they pay Node's and tsx's start, and the loading of the
+ * modules they share, once per worker rather than once per file. Each file's
  * output is caught whole and sent back with its exit code and the CPU time it took.
  *
  * uvu queues the suites a file runs (its `test.run()`) while UVU_DEFER is set, and `exec` runs

@@ -21,8 +21,9 @@ import { pagefindChildren, pagefindChildrenGone } from '../helpers/processes.ts'
 import { threads, threadsSettled } from '../helpers/threads.ts';
 import { basePages, createFixtureSite, SITE_URL, type FixtureSite, type PageSpec } from './fixture-site.ts';
 
+/** A fixture site has a few pages: one worker thread reads them all, started once per build. */
 function options(site: FixtureSite, lines: string[] = []): BuildOptions {
-  return { distDir: site.distDir, outDir: site.outDir, contentDir: site.contentDir, siteUrl: SITE_URL, skipAstro: true, log: (l) => lines.push(l) };
+  return { distDir: site.distDir, outDir: site.outDir, contentDir: site.contentDir, siteUrl: SITE_URL, skipAstro: true, workers: 1, log: (l) => lines.push(l) };
 }
 
 async function readJson(file: string): Promise<unknown> {

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createWorkerPool } from '../../scripts/lib/test-worker-pool.ts';
-import { filesOf, lostSuites, parseArgs, timeReport, totalsOf } from '../../scripts/run-tests.ts';
+import { filesOf, lostSuites, nextToStart, parseArgs, runOrder, timeReport, totalsOf, TYPECHECK } from '../../scripts/run-tests.ts';
 import { refuseInUnitTier, tierOf } from '../tiers.ts';
 
 const FIXTURES = 'test/scripts/fixtures/lost-suite';
@@ -106,6 +106,39 @@ test('a failing file in the pool: its exit code is 1, and the next file in that 
   }
 });
 
+const UNIT = 'test/server/memo.test.ts';
+const SERVER = 'test/server/mcp/http.test.ts';
+const BROWSER = 'test/site/lighthouse.test.ts';
+const BROWSER_2 = 'test/site/chromium.test.ts';
+const E2E = 'test/reliability/publish.test.ts';
+const ALONE = 'test/reliability/redis-cluster.test.ts';
+const ASTRO = 'test/reliability/first-start.test.ts';
+
+test('run order: the typecheck, the browser files, the other e2e files, then the rest as listed', () => {
+  assert.equal(runOrder([UNIT, SERVER, E2E, BROWSER], true), [TYPECHECK, BROWSER, E2E, UNIT, SERVER]);
+  assert.equal(runOrder([UNIT, E2E], false), [E2E, UNIT]);
+});
+
+test('what starts next: unit files while the site builds, then the rest; one browser; alone files alone; Astro after the typecheck', () => {
+  const ready = { jobs: 3, siteReady: true };
+  // While the sample site builds, only unit files start.
+  assert.is(nextToStart([TYPECHECK, E2E, UNIT], [], { jobs: 3, siteReady: false }), 2);
+  assert.is(nextToStart([TYPECHECK, E2E], [UNIT], { jobs: 3, siteReady: false }), -1);
+  assert.is(nextToStart([TYPECHECK, E2E], [], ready), 0);
+  // No more than `jobs` at once.
+  assert.is(nextToStart([UNIT], [SERVER, E2E, BROWSER], ready), -1);
+  // One browser file at a time: the next in line is passed over, not waited for.
+  assert.is(nextToStart([BROWSER_2, SERVER], [BROWSER], ready), 1);
+  // An alone file waits for the others to end, and nothing starts beside it.
+  assert.is(nextToStart([ALONE, SERVER], [UNIT], ready), 1);
+  assert.is(nextToStart([ALONE], [], ready), 0);
+  assert.is(nextToStart([SERVER], [ALONE], ready), -1);
+  // A file that runs Astro in the project root waits while the typecheck is queued or running.
+  assert.is(nextToStart([ASTRO, SERVER], [TYPECHECK], ready), 1);
+  assert.is(nextToStart([TYPECHECK, ASTRO], [], { jobs: 3, siteReady: false }), -1);
+  assert.is(nextToStart([ASTRO], [SERVER], ready), 0);
+});
+
 test('the time report: per tier, then the slowest files first', () => {
   const report = timeReport([
     { file: 'test/server/memo.test.ts', wallMs: 1500, cpuMs: 900 },
@@ -115,6 +148,7 @@ test('the time report: per tier, then the slowest files first', () => {
   assert.match(report, /unit\s+1 files\s+1\.5s\s+0\.9s/);
   assert.match(report, /server\s+1 files\s+9\.0s\s+\?/);
   assert.match(report, /20\.0s\s+7\.0s  test\/site\/icons\.test\.ts\n\s+9\.0s\s+\?  test\/server\/mcp\/http\.test\.ts\n$/);
+  assert.match(timeReport([{ file: TYPECHECK, wallMs: 20_000, cpuMs: 25_000 }]), /typecheck\s+20\.0s\s+25\.0s\n/);
 });
 
 test.run();
