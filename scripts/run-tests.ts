@@ -1,10 +1,10 @@
 /**
  * `npm test`'s runner. Several uvu files run at once, and each file's output is printed whole
  * when it ends; the totals of every file close the run as uvu's do, then the time each tier and
- * the slowest files took. A unit or server file runs in a worker process that runs other files
- * of its tier before and after it (scripts/lib/test-worker.ts), so they share its start and the
- * loading of the modules they import; their servers, ports and Redis are their own. An e2e file,
- * which starts and stops processes and browsers, runs in a process of its own.
+ * the slowest files took. A file runs in a worker process that runs other files of its tier
+ * before and after it (scripts/lib/test-worker.ts), so they share its start and the loading of
+ * the modules they import; each file closes what it opens, and its servers, ports, Redis servers,
+ * processes and browsers are its own.
  *
  *   node --import tsx scripts/run-tests.ts                       every tier
  *   node --import tsx scripts/run-tests.ts --tier unit           one tier (unit, server, e2e; test/tiers.ts)
@@ -27,7 +27,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { alone, astroInRoot, oneAtATime, pooled, tierOf, TIERS, type Tier } from '../test/tiers.ts';
+import { alone, astroInRoot, oneAtATime, tierOf, TIERS, type Tier } from '../test/tiers.ts';
 import { ownCpuMs } from './lib/cpu-time.ts';
 import { createWorkerPool, type WorkerPool } from './lib/test-worker-pool.ts';
 
@@ -267,7 +267,7 @@ async function runAll(files: readonly string[], { jobs, isolate, typecheck, site
       continue;
     }
     const [file] = queue.splice(next, 1) as [string];
-    const run = file === TYPECHECK ? runTypecheck() : pooled(file) && !isolate ? runPooled(poolOf(tierOf(file)), file) : runFile(file);
+    const run = file === TYPECHECK ? runTypecheck() : isolate ? runFile(file) : runPooled(poolOf(tierOf(file)), file);
     running.set(file, run.then((r) => {
       running.delete(file);
       finish(r);

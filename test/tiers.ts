@@ -61,13 +61,6 @@ const ASTRO_IN_ROOT = /^test\/reliability\/first-start\.test\.ts$/;
 
 export const astroInRoot = (file: string): boolean => ASTRO_IN_ROOT.test(file);
 
-/**
- * Files that run in a worker process shared by files of their tier (scripts/lib/test-worker.ts)
- * rather than one of their own: every unit and server file. Such a file closes what it opens;
- * an e2e file starts and stops whole processes and browsers, and has a process to itself.
- */
-export const pooled = (file: string): boolean => tierOf(file) !== 'e2e';
-
 /** The tier of a test file, by its path from the project root (forward slashes). */
 export function tierOf(file: string): Tier {
   for (const [pattern, tier] of RULES) if (pattern.test(file)) return tier;
