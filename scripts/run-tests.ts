@@ -1,8 +1,8 @@
 /**
  * `npm test`'s runner. Several uvu files run at once, and each file's output is printed whole
  * when it ends; the totals of every file close the run as uvu's do, then the time each tier and
- * the slowest files took. A file runs in a worker process that runs other files of its tier
- * before and after it (scripts/lib/test-worker.ts), so they share its start and the loading of
+ * the slowest files took. A file runs in a worker process that runs other files before and
+ * after it (scripts/lib/test-worker.ts), so they share its start and the loading of
  * the modules they import; each file closes what it opens, and its servers, ports, Redis servers,
  * processes and browsers are its own.
  *
@@ -139,7 +139,7 @@ const resultOf = (file: string, output: string, code: number | null, started: nu
 
 async function runPooled(pool: WorkerPool, file: string): Promise<Result> {
   const started = Date.now();
-  const r = await pool.run(file);
+  const r = await pool.run(file, { TEST_TIER: tierOf(file) });
   return resultOf(file, `${file}\n${r.output}`, r.code, started, r.cpuMs);
 }
 
@@ -238,9 +238,7 @@ interface Schedule {
 
 /** Runs `files` in `runOrder` as `nextToStart` allows, calling `done` as each ends. */
 async function runAll(files: readonly string[], { jobs, isolate, typecheck, site }: Schedule, done: (r: Result) => void): Promise<Result[]> {
-  const pools = new Map<Tier, WorkerPool>();
-  const poolOf = (tier: Tier) => pools.get(tier)
-    ?? pools.set(tier, createWorkerPool({ env: { ...process.env, TEST_TIER: tier }, timeoutMs: FILE_TIMEOUT_MS })).get(tier)!;
+  const pool = createWorkerPool({ env: process.env, timeoutMs: FILE_TIMEOUT_MS });
   const queue = runOrder(files, typecheck);
   const results: Result[] = [];
   let siteReady = site === null;
@@ -267,14 +265,14 @@ async function runAll(files: readonly string[], { jobs, isolate, typecheck, site
       continue;
     }
     const [file] = queue.splice(next, 1) as [string];
-    const run = file === TYPECHECK ? runTypecheck() : isolate ? runFile(file) : runPooled(poolOf(tierOf(file)), file);
+    const run = file === TYPECHECK ? runTypecheck() : isolate ? runFile(file) : runPooled(pool, file);
     running.set(file, run.then((r) => {
       running.delete(file);
       finish(r);
       wake?.();
     }));
   }
-  await Promise.all([...pools.values()].map((p) => p.close()));
+  await pool.close();
   return results;
 }
 

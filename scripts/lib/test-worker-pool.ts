@@ -10,7 +10,7 @@ import type { FileRequest, FileResult } from './test-worker.ts';
 const WORKER = fileURLToPath(new URL('./test-worker.ts', import.meta.url));
 
 export interface WorkerPoolOptions {
-  /** Environment of the workers (the tier's TEST_TIER). */
+  /** Environment of the workers. */
   env: NodeJS.ProcessEnv;
   /** A file still running after this long is stopped and failed. */
   timeoutMs: number;
@@ -19,7 +19,8 @@ export interface WorkerPoolOptions {
 export interface PooledResult { output: string; code: number | null; cpuMs: number | null }
 
 export interface WorkerPool {
-  run(file: string): Promise<PooledResult>;
+  /** Runs `file` in an idle worker, with `env` set in the worker's environment first. */
+  run(file: string, env?: Record<string, string>): Promise<PooledResult>;
   /** Lets the workers go; resolves once they have exited (and their CPU time is counted). */
   close(): Promise<void>;
 }
@@ -45,7 +46,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   };
 
   return {
-    run(file) {
+    run(file, env = {}) {
       const worker = idle.pop() ?? start();
       const { proc } = worker;
       return new Promise((resolve) => {
@@ -72,7 +73,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
         };
         proc.on('message', onMessage);
         proc.once('exit', onExit);
-        proc.send({ file } satisfies FileRequest);
+        proc.send({ file, env } satisfies FileRequest);
       });
     },
     async close() {

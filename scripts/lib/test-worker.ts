@@ -1,6 +1,6 @@
 /**
- * A worker process of scripts/run-tests.ts: runs the uvu files of one tier it is sent, one after
- * another, in this one process, so they pay Node's and tsx's start, and the loading of the
+ * A worker process of scripts/run-tests.ts: runs the uvu files it is sent, one after another, in
+ * this one process, so they pay Node's and tsx's start, and the loading of the
  * modules they share, once per worker rather than once per file. Each file's
  * output is caught whole and sent back with its exit code and the CPU time it took.
  *
@@ -11,7 +11,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ownCpuMs } from './cpu-time.ts';
 
-export interface FileRequest { file: string }
+/** A file to run, and the variables to set in this process's environment before (its tier's TEST_TIER). */
+export interface FileRequest { file: string; env: Record<string, string> }
 export interface FileResult { file: string; output: string; code: number; cpuMs: number | null }
 
 declare global {
@@ -42,7 +43,20 @@ function capture(): () => string {
   };
 }
 
-async function runFile(file: string): Promise<FileResult> {
+/** Sets `env` in this process's environment; the returned function puts back what was there. */
+function setEnv(env: Record<string, string>): () => void {
+  const before = Object.keys(env).map((name) => [name, process.env[name]] as const);
+  Object.assign(process.env, env);
+  return () => {
+    for (const [name, value] of before) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+}
+
+async function runFile({ file, env }: FileRequest): Promise<FileResult> {
+  const restoreEnv = setEnv(env);
   const cpuBefore = ownCpuMs();
   globalThis.UVU_QUEUE.length = 0;
   globalThis.UVU_QUEUE.push([null]);
@@ -59,6 +73,7 @@ async function runFile(file: string): Promise<FileResult> {
     code = 1;
   }
   const output = release();
+  restoreEnv();
   process.exitCode = 0;
   const cpuAfter = ownCpuMs();
   return { file, output, code, cpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore };
@@ -66,6 +81,6 @@ async function runFile(file: string): Promise<FileResult> {
 
 // One file at a time: the runner sends the next one when this one's result is in.
 process.on('message', (request: FileRequest) => {
-  void runFile(request.file).then((result) => process.send!(result));
+  void runFile(request).then((result) => process.send!(result));
 });
 process.on('disconnect', () => process.exit(process.exitCode ?? 0));

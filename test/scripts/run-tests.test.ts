@@ -33,8 +33,8 @@ test('a file that ends without its totals fails the run and counts as one failed
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/run-tests.ts', 'test/scripts/fixtures', '\\.spec\\.ts$'], { encoding: 'utf8' });
   assert.is(r.status, 1);
   assert.match(r.stdout, 'ENDED WITHOUT TOTALS (exit 3)');
-  // fine.spec.ts (1) + hook-fails.spec.ts (2) + crashes.spec.ts (one, for the crash) + pid.spec.ts (1), two passed.
-  assert.match(r.stdout, /Total:\s+5\n\s+Passed:\s+2\n/);
+  // fine.spec.ts (1) + hook-fails.spec.ts (2) + crashes.spec.ts (one, for the crash) + pid.spec.ts (1) + env.spec.ts (1), three passed.
+  assert.match(r.stdout, /Total:\s+6\n\s+Passed:\s+3\n/);
   assert.match(r.stdout, /Failed files[^]*crash\/crashes\.spec\.ts[^]*lost-suite\/hook-fails\.spec\.ts/);
 });
 
@@ -103,6 +103,19 @@ test('a failing file in the pool: its exit code is 1, and the next file in that 
     assert.equal(totalsOf(next.output), { total: 1, passed: 1, skipped: 0 });
   } finally {
     await failing.close();
+  }
+});
+
+test('a file\'s environment in the pool is its own: set for it, put back after it', async () => {
+  const pool = createWorkerPool({ env: { ...process.env, TEST_TIER: 'unit' }, timeoutMs: 10 * 60_000 });
+  try {
+    const failed = await pool.run('test/scripts/fixtures/pool/pid.spec.ts', { POOL_FIXTURE_FAIL: '1' });
+    assert.is(failed.code, 1);
+    const next = await pool.run('test/scripts/fixtures/pool/env.spec.ts');
+    assert.is(next.code, 0, 'the variable was removed after the file that set it');
+    assert.is(/pid=(\d+)/.exec(next.output)![1], /pid=(\d+)/.exec(failed.output)![1], 'the same worker ran both');
+  } finally {
+    await pool.close();
   }
 });
 
