@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 import { BUILDS_DIR } from '../../formats/read-model/pointer.ts';
 import { serverEnv, startServerProcess, type ServerProcess } from './helpers/cluster.ts';
 
-/** A build takes about a minute on a busy 2-core machine; ten times that. */
+/** Ten times what a whole build of the site takes on a busy machine. */
 const START_BOUND_MS = 600_000;
 
 test('three first starts at once: one build, three servers serving it; DIST_DIR outside the project', async () => {

@@ -139,7 +139,7 @@ publishing('a rebuild under load: zero failed or mixed answers, the change serve
       assert.is(stale.length, 0, `process ${i} answered from the old build after the new one`);
       assert.ok(mine.filter((s) => s.start > first!.end).length > 20, 'load went on after the swap');
     });
-    // 0.4–0.8 s on an idle machine: ten times that on a busy one.
+    // A bound far above what the switch takes, so a busy machine passes too.
     assert.ok(Math.max(...delays) <= 8000, `new content served ${delays.map((d) => d.toFixed(0)).join(' / ')} ms after the build ended`);
 
     // ETags: only the changed page's.

@@ -113,7 +113,7 @@ test('SIGTERM: refuses new connections, finishes every request in flight, exits 
     assert.ok(outcomes.every((o) => o.complete || o.neverAnswered), 'every request either ran to the end or never started');
     for (const o of completed) assert.is(o.status, 200);
     assert.ok(completed.length > 0, 'requests in flight at the signal completed');
-    // 0.4 s on an idle machine; below the 10 s grace after which every connection would be cut.
+    // Below the 10 s grace after which every connection would be cut, with room for a busy machine.
     assert.ok(exitedAfter < 8000, `exited ${exitedAfter.toFixed(0)} ms after SIGTERM`);
     console.log(`  shutdown: ${completed.length} of ${outcomes.length} burst requests completed, ${outcomes.length - completed.length} refused before starting, 0 cut; `
       + `3 half-sent uploads answered; exit 0 ${exitedAfter.toFixed(0)} ms after SIGTERM (300 ms of it waiting on the uploads)`);

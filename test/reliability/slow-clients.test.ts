@@ -3,7 +3,7 @@
  * clients trickling their headers are cut off by headersTimeout (10 s, checked every second)
  * with a JSON 408, connections that never send anything are closed the same way, kept-alive
  * connections after keepAliveTimeout (5 s), and all the while a normal request is answered at
- * once. Raw sockets, loopback only, about 13 s.
+ * once. Raw sockets, loopback only; the file runs as long as those timeouts.
  */
 import net from 'node:net';
 import { execFileSync } from 'node:child_process';

@@ -131,7 +131,7 @@ function redisSpecific(server: TestRedis) {
       (e: unknown) => e,
     );
     assert.instance(err, StoreUnavailableError);
-    // Five tries 200 ms apart: about a second, ten times that on a busy machine.
+    // Five tries 200 ms apart, with ten times that left for a busy machine.
     assert.ok(Date.now() - started < 10_000, 'gives up within a few seconds');
   });
 
