@@ -1,8 +1,9 @@
 /**
  * The built site in headless Chromium, without JavaScript (the sandbox page, the one that needs
- * it, with), at 320, 390 and 1280 px: no page scrolls sideways, a call link is visible in the
- * first viewport of every page type, and on phones call and WhatsApp stay on screen while reading
- * (44 × 44 px targets, numbers on one line, never over the end of the page). Screenshots of six
+ * it, with), at 320, 360, 390, 414 and 1280 px: no page scrolls sideways, a call link is visible
+ * in the first viewport of every page type, on phones call and WhatsApp stay on screen while
+ * reading (numbers on one line, never over the end of the page), and every link and control a
+ * finger aims at is at least 44 × 44 px. Screenshots of six
  * representative pages at 390 px are written to test-artifacts/ on every run.
  */
 import fs from 'node:fs';
@@ -16,8 +17,8 @@ import { launchChromium, screenshot } from '../../scripts/lib/chromium.ts';
 import { REPRESENTATIVE } from '../../data/site-pages.ts';
 import { pagesToCheck } from './site-pages.ts';
 
-const WIDTHS = [320, 390, 1280];
-const HEIGHT = { 320: 568, 390: 844, 1280: 800 } as Record<number, number>;
+const WIDTHS = [320, 360, 390, 414, 1280];
+const HEIGHT = { 320: 568, 360: 800, 390: 844, 414: 896, 1280: 800 } as Record<number, number>;
 /** Below this width the sidebar stacks under the content and the contact bar is fixed to the bottom. */
 const PHONE_MAX = 959;
 const ARTIFACTS = path.join(ROOT, 'test-artifacts');
@@ -50,6 +51,8 @@ interface Layout {
   whatsapp: Target[];
   /** Phone numbers in links that run over more than one line or out of their link's box. */
   brokenNumbers: string[];
+  /** Links and controls under 44 × 44 px, less links inside running text. */
+  smallTargets: string[];
 }
 
 /** Runs in the page: what a person sees at the current scroll position. */
@@ -77,12 +80,23 @@ function measure(): Layout {
       if (lines.size > 1 || outside) brokenNumbers.push(`${match[0]} in ${a.className || a.href}`);
     }
   }
+  // A link inside running text (a paragraph, a table cell or a prose list item, with words
+  // around it) is read rather than aimed at: WCAG 2.5.5 exempts such inline targets.
+  const smallTargets: string[] = [];
+  const words = (node: Node | null) => (node?.textContent ?? '').replace(/\s+/g, ' ').trim();
+  for (const el of document.querySelectorAll<HTMLElement>('a[href], button, input, select, summary, textarea')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+    const inText = el.tagName === 'A' && words(el.parentElement) !== words(el) && !!el.closest('p, td, dd, blockquote, figcaption, .prose li');
+    if (!inText && (r.width < 44 || r.height < 44)) smallTargets.push(`${el.getAttribute('href') ?? el.tagName.toLowerCase()} ${r.width.toFixed(0)} × ${r.height.toFixed(0)} px`);
+  }
   return {
     innerWidth,
     scrollWidth: Math.max(document.documentElement.scrollWidth, document.body.scrollWidth),
     tel: links('a[href^="tel:"]'),
     whatsapp: links('a[href*="wa.me/"]'),
     brokenNumbers,
+    smallTargets,
   };
 }
 
@@ -117,6 +131,7 @@ async function checkPage(browser: Browser, origin: string, pagePath: string, wid
     assert.equal(first.brokenNumbers, [], `${where}: phone numbers split across lines or out of their button`);
     if (width > PHONE_MAX) return;
 
+    assert.equal(first.smallTargets, [], `${where}: tap targets under 44 × 44 px`);
     assert.ok(anyVisible(first.whatsapp), `${where}: no WhatsApp link visible in the first viewport`);
     const actions = [...first.tel, ...first.whatsapp].filter((x) => x.action);
     assert.is(actions.filter((x) => x.visible).length, 2, `${where}: the call and WhatsApp actions are not both on screen`);
@@ -140,7 +155,7 @@ async function checkPage(browser: Browser, origin: string, pagePath: string, wid
   }
 }
 
-test('every page type at 320, 390 and 1280 px: no sideways scrolling, a call link in the first viewport; on phones call and WhatsApp always on screen', async () => {
+test('every page type at 320, 360, 390, 414 and 1280 px: no sideways scrolling, a call link in the first viewport; on phones call and WhatsApp always on screen and every tap target 44 × 44 px', async () => {
   const server = await builtServer();
   const browser = await chromium();
   const pages = pagesToCheck(server.model.current().pages);
