@@ -5,7 +5,10 @@
  * - realistic/<group>.json: one file per group (symptoms, service × city, typos…);
  * - held-out.json: written later, by someone who had not seen the lexicon nor the realistic set;
  * - blind.json: written from the content alone by someone who had seen neither the lexicon, the
- *   search code nor the other sets. It is reported apart and never tuned on.
+ *   search code nor the other sets. It is reported apart and never tuned on;
+ * - blind-earlier.json: the blind set before it, reported since and so no longer blind, kept as
+ *   a further held-out set. A blind set is replaced once it has been measured and its misses
+ *   recorded: the next one is written afresh.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -45,3 +48,4 @@ export function loadHeldOut(file = path.join(HERE, 'held-out.json')): QueryGroup
 }
 
 export const loadBlind = (): QueryGroup[] => loadHeldOut(path.join(HERE, 'blind.json'));
+export const loadEarlierBlind = (): QueryGroup[] => loadHeldOut(path.join(HERE, 'blind-earlier.json'));
