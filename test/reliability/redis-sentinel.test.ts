@@ -72,7 +72,10 @@ test('SENTINEL FAILOVER under load: content 200, tokens and OAuth 200 or 503 + R
   const before = await redis.masterPort();
   const client = await registeredClient(servers, 'failover', ['198.19.1.1', '198.19.1.2']);
   let n = 0;
-  const run = await assertFailoverUnderLoad({ servers, client, failover: () => redis.failover(), freshIp: async () => `198.19.${2 + (++n >> 8)}.${n & 255}` });
+  const run = await assertFailoverUnderLoad({
+    servers, client, failover: () => redis.failover(), freshIp: async () => `198.19.${2 + (++n >> 8)}.${n & 255}`,
+    countedOnNewMaster: async (ip) => await redis.masterPort() !== before && await onMaster(redis, `${PREFIX}:{rl:anonimo:${ip}}`) === '90',
+  });
   assert.is.not(await redis.masterPort(), before, 'the other node is the master now');
   assert.ok(await onMaster(redis, `${PREFIX}:{client:${client.client_id}}`), 'the client registered before the failover is on the new master');
   // The old master still takes writes: the exact count must be the new master's, from every process.
