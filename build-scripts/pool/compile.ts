@@ -47,7 +47,8 @@ const compiled = new Map<string, URL>();
 function compile(file: string): URL {
   const result = buildSync({ ...WORKER_BUNDLE, entryPoints: [file], write: false, logLevel: 'silent' });
   const code = result.outputFiles[0]!.contents;
-  const name = `${path.basename(file).replace(/\.[^.]+$/, '')}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
+  const base = path.basename(file).replace(/\.[^.]+$/, '');
+  const name = `${base}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`;
   const target = path.join(COMPILED_DIR, name);
   if (!fs.existsSync(target)) {
     fs.mkdirSync(COMPILED_DIR, { recursive: true });
@@ -55,7 +56,7 @@ function compile(file: string): URL {
     const temp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}`;
     fs.writeFileSync(temp, code);
     fs.renameSync(temp, target);
-    pruneOlder(path.basename(file).replace(/\.[^.]+$/, ''), target);
+    pruneOlder(base, target);
   }
   return pathToFileURL(target);
 }

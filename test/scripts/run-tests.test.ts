@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createWorkerPool } from '../../scripts/lib/test-worker-pool.ts';
-import { filesOf, lostSuites, nextToStart, parseArgs, runOrder, timeReport, totalsOf, TYPECHECK } from '../../scripts/run-tests.ts';
+import { filesOf, lostSuites, nextToStart, parseArgs, runCheck, runOrder, timeReport, totalsOf, TYPECHECK } from '../../scripts/run-tests.ts';
 import { refuseInUnitTier, tierOf } from '../tiers.ts';
 
 const FIXTURES = 'test/scripts/fixtures/lost-suite';
@@ -117,6 +117,16 @@ test('a file\'s environment in the pool is its own: set for it, put back after i
   } finally {
     await pool.close();
   }
+});
+
+test('a check (the typecheck) counts one test: passed when its command exits 0, failed with its output otherwise', async () => {
+  const ok = await runCheck('a passing check', [process.execPath, '-e', '']);
+  assert.equal(ok.totals, { total: 1, passed: 1, skipped: 0 });
+  assert.type(ok.cpuMs, 'number');
+  const bad = await runCheck('a failing check', [process.execPath, '-e', 'console.log("error TS2322"); process.exit(2)']);
+  assert.equal(bad.totals, { total: 1, passed: 0, skipped: 0 });
+  assert.is(bad.code, 2);
+  assert.match(bad.output, /^a failing check\nerror TS2322\n[^]*FAILED/);
 });
 
 const UNIT = 'test/server/memo.test.ts';

@@ -107,6 +107,28 @@ test('workers run their task module compiled to JavaScript, one bundle per conte
   }
 });
 
+test('writing a new bundle removes that module\'s bundles untouched for a day, and no other', async () => {
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'agentes-prune-'));
+  const base = `prune-${process.pid}`;
+  const stale = path.join(COMPILED_DIR, `${base}-0000000000000000.mjs`);
+  const recent = path.join(COMPILED_DIR, `${base}-1111111111111111.mjs`);
+  const otherStale = path.join(COMPILED_DIR, `other-${base}-0000000000000000.mjs`);
+  try {
+    await fsp.mkdir(COMPILED_DIR, { recursive: true });
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60_000);
+    for (const f of [stale, recent, otherStale]) await fsp.writeFile(f, '');
+    for (const f of [stale, otherStale]) await fsp.utimes(f, twoDaysAgo, twoDaysAgo);
+    await fsp.writeFile(path.join(dir, `${base}.ts`), `export const made = ${Date.now()};\n`);
+    const written = compiledTaskModule(new URL(`file://${path.join(dir, `${base}.ts`)}`));
+    const left = (await fsp.readdir(COMPILED_DIR)).filter((n) => n.includes(base)).sort();
+    assert.equal(left, [path.basename(written.pathname), path.basename(recent), path.basename(otherStale)].sort());
+  } finally {
+    const mine = (await fsp.readdir(COMPILED_DIR)).filter((n) => n.includes(base));
+    await Promise.all(mine.map((n) => fsp.rm(path.join(COMPILED_DIR, n), { force: true })));
+    await fsp.rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('a task module that does not compile fails the pool at once, naming the error', () => {
   const broken = new URL('./fixtures/broken.ts', import.meta.url);
   assert.throws(() => createPool(broken, { size: 1 }), (err: Error) => /Build failed with 1 error/.test(err.message) && err.message.includes('broken.ts:2:'));
