@@ -18,7 +18,8 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { baseEnv, freePort } from './compare/commit-server.ts';
+import { baseEnv } from './compare/commit-server.ts';
+import { freePort } from './lib/port.ts';
 import { connectInspector, takeCounts, type Inspector } from './walk/inspector.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

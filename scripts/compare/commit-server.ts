@@ -4,7 +4,6 @@
  * SIGTERM as a supervisor would.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 
@@ -71,17 +70,6 @@ export function checkout(repo: string, ref: string, parent: string, name: string
 /** `npm run build` of that code, with `env` saying where its output goes. */
 export function buildSite(dir: string, env: Record<string, string>): void {
   run('npm', ['run', 'build', '--silent'], dir, { ...baseEnv(), ...env });
-}
-
-/** A TCP port free on loopback now, for a server told to bind it a moment later. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**
