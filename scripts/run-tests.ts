@@ -234,7 +234,7 @@ export function nextToStart(queue: readonly string[], running: readonly string[]
     && (!alone(f) || running.length === 0));
 }
 
-interface Schedule {
+export interface Schedule {
   jobs: number;
   isolate: boolean;
   typecheck: boolean;
@@ -243,7 +243,7 @@ interface Schedule {
 }
 
 /** Runs `files` in `runOrder` as `nextToStart` allows, calling `done` as each ends. */
-async function runAll(files: readonly string[], { jobs, isolate, typecheck, site }: Schedule, done: (r: Result) => void): Promise<Result[]> {
+export async function runAll(files: readonly string[], { jobs, isolate, typecheck, site }: Schedule, done: (r: Result) => void): Promise<Result[]> {
   const pool = createWorkerPool({ env: process.env, timeoutMs: FILE_TIMEOUT_MS });
   const queue = runOrder(files, typecheck);
   const results: Result[] = [];

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createWorkerPool } from '../../scripts/lib/test-worker-pool.ts';
-import { filesOf, lostSuites, nextToStart, parseArgs, runCheck, runOrder, timeReport, totalsOf, TYPECHECK } from '../../scripts/run-tests.ts';
+import { filesOf, lostSuites, nextToStart, parseArgs, runAll, runCheck, runOrder, timeReport, totalsOf, TYPECHECK } from '../../scripts/run-tests.ts';
 import { refuseInUnitTier, tierOf } from '../tiers.ts';
 
 const FIXTURES = 'test/scripts/fixtures/lost-suite';
@@ -127,6 +127,16 @@ test('a check (the typecheck) counts one test: passed when its command exits 0, 
   assert.equal(bad.totals, { total: 1, passed: 0, skipped: 0 });
   assert.is(bad.code, 2);
   assert.match(bad.output, /^a failing check\nerror TS2322\n[^]*FAILED/);
+});
+
+test('when the sample site does not build, every file waiting for it fails with the build\'s error', async () => {
+  const waiting = `${FIXTURES}/fine.spec.ts`;
+  const results = await runAll([waiting], { jobs: 2, isolate: false, typecheck: true, site: Promise.reject(new Error('astro build failed')) }, () => {});
+  assert.equal(results.map((r) => r.file).sort(), [TYPECHECK, waiting].sort());
+  for (const r of results) {
+    assert.is(r.code, 1);
+    assert.match(r.output, 'the sample site did not build: Error: astro build failed');
+  }
 });
 
 const UNIT = 'test/server/memo.test.ts';
