@@ -52,6 +52,8 @@ export const TARGETS = {
     swapMs: 5_000,
     coldP99Ms: 5,
     searchP99Ms: 10,
+    /** search_pages p99 on the large site ÷ on the sample site (micro section), same run. */
+    searchP99Ratio: 3,
     buildMs: 6 * 60_000,
     buildRssBytes: 4 * 1024 * MB,
   },
@@ -147,6 +149,13 @@ function largeChecks(large: LargeReport): Check[] {
   });
 }
 
+/** Search on a large site against the sample site, measured in the same run: what the index costs as a site grows. */
+function searchGrowthChecks(large: LargeReport, micro: MicroReport): Check[] {
+  const t = TARGETS.large;
+  return large.runs.filter((r) => r.pages >= t.pages).map((r) =>
+    atMost(`${r.pages} pages: search_pages p99 ÷ the sample site's (micro, same run)`, r.searchP99Ms / Math.max(micro.searchMix.p99Ms, 0.01), t.searchP99Ratio, '×'));
+}
+
 function startOptionsChecks(r: StartOptionsReport): Check[] {
   const row = (name: string) => r.rows.find((x) => x.variant === name);
   const script = row('start script');
@@ -167,6 +176,7 @@ export function checks(results: {
     ...(results.micro ? microChecks(results.micro) : []),
     ...(results.build ? buildChecks(results.build) : []),
     ...(results.large ? largeChecks(results.large) : []),
+    ...(results.large && results.micro ? searchGrowthChecks(results.large, results.micro) : []),
     ...(results.startOptions ? startOptionsChecks(results.startOptions) : []),
     ...(results.lighthouse ? results.lighthouse.pages.map((p) => atLeast(`Lighthouse Performance (mobile), ${p.path}`, p.performance, TARGETS.lighthousePerformance)) : []),
   ];

@@ -2,27 +2,19 @@
 import type { Dirent } from 'node:fs';
 import type { ReadModelPage } from '../formats/schemas/read-model.ts';
 import type { PageRead, PageReadTask } from './tasks/page-read.ts';
-import type { SessionResult, SessionTask } from './pagefind/search-index.ts';
+import type { IndexPage, PageTerms } from './search-index/page-terms.ts';
 import type { PackCheckTask, PackProblem } from './stages/validate.ts';
 import type { SpillRef, TextSpill } from './text-spill.ts';
-import type { AnswersMaker } from '../formats/search/word-answers.ts';
-import type { PostingsMaker } from './pagefind/postings-parts.ts';
 
 /** The build's worker threads (tasks/worker.ts), as the stages use them. */
 export interface BuildWorkers {
   /** Number of workers: how much work is worth having in flight. */
   readonly size: number;
   read(task: PageReadTask): Promise<PageRead>;
-  /** One Pagefind session, by the worker's own Pagefind process (kept for the next one). */
-  index(task: SessionTask): Promise<SessionResult>;
-  /** Stops every worker's Pagefind process, once no session runs. */
-  endSessions(): Promise<void>;
+  /** What the search index holds of consecutive pages (search-index/page-terms.ts). */
+  index(task: { pages: IndexPage[] }): Promise<PageTerms[]>;
   /** Null when the packed pages are valid, else what is wrong with the first that is not. */
   check(task: PackCheckTask): Promise<PackProblem | null>;
-  /** Makes one part of the common words' answers of a written search index. */
-  answers: AnswersMaker;
-  /** Makes one step of a part of the postings of a search index. */
-  postings: PostingsMaker;
 }
 
 export interface ProgressEvent {

@@ -8,8 +8,8 @@
  * each read-model page from it, in path order, writes it and keeps its index entry only, and each
  * search session reads its own pages from the spill when it starts. Runs go side by side so the
  * cores do all of it at once: site, which only reads the built site, on the main thread beside
- * everything else; search, which spends most of its time waiting on Pagefind's own processes,
- * beside pages and validate (whose checks go to the workers between their sessions' replies).
+ * everything else; search, whose page analysis runs in the workers, beside pages and validate
+ * (whose checks go to the workers between the search's slices).
  * Each stage keeps its own progress, timing and failure; when one of them fails, the others stop
  * at their next step, and the build reports the first failure.
  */
@@ -56,7 +56,7 @@ export interface BuildOptions {
   log?: (line: string) => void;
   /** Receives the running stage's progress. */
   progress?: (event: ProgressEvent) => void;
-  /** Worker threads that read and convert pages, run Pagefind sessions and check pages (default: one per core). */
+  /** Worker threads that read and convert pages, analyse pages for search and check pages (default: one per core). */
   workers?: number;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Synchronous work in slices, for the stages that run on the main thread beside the search
  * (site, the page files): each slice lasts at most SLICE_MS, then the event loop gets a turn, so
- * the search's sessions and Pagefind's replies are never kept waiting longer. Synchronous file
+ * the workers' replies (search slices, page checks) are never kept waiting longer. Synchronous file
  * calls, because a file written through fs.promises costs about three times the CPU in round
  * trips to libuv's pool.
  */

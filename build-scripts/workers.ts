@@ -8,14 +8,12 @@ import type { BuildWorkers } from './context.ts';
 import type { WorkerTask, WorkerTaskResult } from './tasks/worker.ts';
 import { createPool, defaultPoolSize, type Pool } from './pool/pool.ts';
 import type { PageRead } from './tasks/page-read.ts';
-import type { SessionResult } from './pagefind/search-index.ts';
+import type { PageTerms } from './search-index/page-terms.ts';
 import type { PackProblem } from './stages/validate.ts';
-import type { AnswersMade } from '../formats/search/word-answers.ts';
-import type { PostingsResult } from './pagefind/postings-parts.ts';
 
 const SCRIPT = new URL('./tasks/worker.ts', import.meta.url);
 /**
- * A task holds one page's tree, or one Pagefind session's pages: a small old generation makes V8
+ * A task holds one page's tree, or one slice of pages to index: a small old generation makes V8
  * collect sooner instead of growing each worker's heap far beyond what its tasks hold, which
  * counts against the build's memory target.
  */
@@ -29,11 +27,8 @@ export function createBuildWorkers(size = defaultPoolSize()): BuildWorkers & { s
     size,
     start: () => { started(); },
     read: (task) => run({ kind: 'read', ...task }) as Promise<PageRead>,
-    index: (task) => run({ kind: 'index', ...task }) as Promise<SessionResult>,
-    endSessions: async () => { await pool?.broadcast({ kind: 'end-sessions' }); },
+    index: (task) => run({ kind: 'index', ...task }) as Promise<PageTerms[]>,
     check: (task) => run({ kind: 'check', ...task }) as Promise<PackProblem | null>,
-    answers: (searchDir, part) => run({ kind: 'answers', searchDir, ...part }) as Promise<AnswersMade>,
-    postings: (task) => run({ kind: 'postings', task }) as Promise<PostingsResult>,
     close: async () => { await pool?.close(); },
   };
 }

@@ -29,10 +29,10 @@ const RULES: readonly [RegExp, Tier][] = [
   [/^test\/server\/routes\/table\.test\.ts$/, 'unit'],
   [/^test\/formats\/import-direction\.test\.ts$/, 'unit'],
   [/^test\/formats\/read-model\/binary-file\.test\.ts$/, 'unit'],
-  [/^test\/formats\/search\/(bloom|lru|page-stems|plain-text|rust-sort|word-answers)\.test\.ts$/, 'unit'],
+  [/^test\/formats\/search\/(bloom|lru|page-stems|plain-text|word-hits)\.test\.ts$/, 'unit'],
   [/^test\/server\/read-model\/(parts|url)\.test\.ts$/, 'unit'],
   [/^test\/server\/rest\/query\.test\.ts$/, 'unit'],
-  [/^test\/server\/search\/(analysis|analyze|cursor|excerpt|memory|page-sets|rank|search|text-pack)\.test\.ts$/, 'unit'],
+  [/^test\/server\/search\/(analysis|analyze|cursor|excerpt|memory|page-sets|rank|search|text-pack|token-places)\.test\.ts$/, 'unit'],
   [/^test\/server\/stores\/(coalesce-hits|fallback|memory)\.test\.ts$/, 'unit'],
 ];
 

@@ -18,7 +18,7 @@ import { loadModel } from '../../server/read-model/holder.ts';
 import { currentBuildDir } from '../../formats/read-model/pointer.ts';
 import { createPageResolver } from '../../server/read-model/url.ts';
 import { CursorCodec } from '../../server/search/cursor.ts';
-import { readSidecar } from '../../formats/search/sidecar.ts';
+import { readIndexFile } from '../../formats/search/index-file.ts';
 import { coalesceHits } from '../../server/stores/coalesce-hits.ts';
 import { withFallback } from '../../server/stores/fallback.ts';
 import { createMemoryStore } from '../../server/stores/memory.ts';
@@ -160,7 +160,7 @@ export async function runMicro(opts: { quick: boolean; log(line: string): void }
     const cursor = codec.encode(8, scope);
 
     // Cold words: vocabulary words no search has asked for yet, one per call, most frequent first.
-    const vocabulary = [...(await readSidecar(path.join(buildDir, 'search'))).vocabulary()];
+    const vocabulary = [...(await readIndexFile(path.join(buildDir, 'search'))).vocabulary()];
     const searched = new Set(queries.flatMap((q) => q.query.toLowerCase().split(/\s+/)));
     const coldWords = vocabulary.filter(([w, df]) => w.length >= 4 && df >= 2 && !/\d/.test(w) && !searched.has(w))
       .sort((a, b) => b[1] - a[1]).map(([w]) => w);

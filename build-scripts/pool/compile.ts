@@ -3,7 +3,7 @@
  * from the project and the packages it uses are bundled by esbuild into one ES module, written
  * once under `var/build-workers/` named by its content. Packages are bundled in too because every
  * build starts its workers afresh, and one file loads faster than the hundreds of modules of the
- * Markdown packages; Pagefind stays an import, since it finds its binary beside its own files.
+ * Markdown packages.
  *
  * Why not tsx in the workers: a worker does not inherit the parent's `--import tsx`, so each one
  * would register tsx itself, which starts a loader thread per worker that compiles and resolves
@@ -25,7 +25,6 @@ import { ROOT } from '../../formats/settings.ts';
 const WORKER_BUNDLE: BuildOptions = {
   ...NODE_BUNDLE,
   packages: 'bundle',
-  external: ['pagefind'],
   // For the CommonJS packages bundled into an ES module.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 };

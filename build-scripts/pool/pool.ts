@@ -9,7 +9,7 @@
  * - A worker that dies (uncaught error, exit) breaks the pool: every pending and later task is
  *   rejected, and the other workers are stopped.
  * - `broadcast(task)` runs a task once in every worker, beside whatever each is doing (a stage
- *   ending its per-worker state: search stops the Pagefind process each worker kept).
+ *   ending a state each worker keeps).
  * - `close()` stops the workers; the pipeline calls it when the build ends, failed or not.
  * Workers are only referenced while they have work, so an idle pool never keeps Node alive.
  */

@@ -11,7 +11,7 @@ import type { BuildContext, CrawledPage, PageMeta, ReadModelPage } from '../cont
 import { BuildError, messageOf } from '../errors.ts';
 import { inSlices } from '../slices.ts';
 import { createPageWriter } from '../page-index.ts';
-import type { SessionPage } from '../pagefind/search-index.ts';
+import type { IndexPage } from '../search-index/page-terms.ts';
 import { pageHash } from '../../formats/read-model/page-hash.ts';
 import type { TextSpill } from '../text-spill.ts';
 
@@ -34,11 +34,11 @@ export function checkConverted(crawled: readonly CrawledPage[]): void {
 export interface ReadModelPages {
   readonly length: number;
   page(i: number): ReadModelPage;
-  /** What a search session needs of pages `from` to `to` (excluded). */
-  read(from: number, to: number): SessionPage[];
+  /** What the search index needs of pages `from` to `to` (excluded). */
+  read(from: number, to: number): IndexPage[];
 }
 
-/** Reading stops, throwing its reason, once `signal` is aborted: a search session starts no more. */
+/** Reading stops, throwing its reason, once `signal` is aborted: the search index reads no more. */
 export function pageSource(spill: TextSpill, crawled: readonly CrawledPage[], metas: readonly PageMeta[], signal?: AbortSignal): ReadModelPages {
   checkConverted(crawled);
   const markdownOf = (i: number) => spill.get(crawled[i]!.markdown!);
@@ -47,7 +47,7 @@ export function pageSource(spill: TextSpill, crawled: readonly CrawledPage[], me
     page: (i) => toPage(metas[i]!, markdownOf(i)),
     read(from, to) {
       signal?.throwIfAborted();
-      const out: SessionPage[] = [];
+      const out: IndexPage[] = [];
       for (let i = from; i < to; i++) {
         const { path, title, city, description } = metas[i]!;
         out.push({ path, title, city, description, markdown: markdownOf(i) });

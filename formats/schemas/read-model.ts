@@ -10,7 +10,7 @@
  *   builds/<id>/pages.pack        every page's JSON (as in pages/), back to back: what a server reads
  *   builds/<id>/pages/<slug>.json ReadModelPageSchema, one per published page
  *   builds/<id>/company/<section>.json  CompanyInfo for each get_company_info section
- *   builds/<id>/search/           the Pagefind index, the postings the server searches and the sidecar files (search stage)
+ *   builds/<id>/search/           the search index (formats/search/index-file.ts; search stage)
  */
 import { z } from 'zod';
 import { CitySlugSchema } from './cities.ts';
@@ -24,8 +24,9 @@ import { CitySlugSchema } from './cities.ts';
  *    searches instead of Pagefind's bundle.
  * 6: postings format 2: each word's record in parts (a summary per page apart from the locations,
  *    checkpoints to reach one page), so a term is scored without decoding its locations.
+ * 7: the search index is the project's own (formats/search/index-file.ts): index.bin, postings.bin.
  */
-export const READ_MODEL_SCHEMA_VERSION = 6;
+export const READ_MODEL_SCHEMA_VERSION = 7;
 
 export const PAGE_KINDS = ['home', 'service', 'city', 'service-city', 'guide', 'info'] as const;
 

@@ -31,6 +31,16 @@ export function fieldStems(text: string, memo: Map<string, string> = new Map()):
   return [...out];
 }
 
+/** The numbers `ids` gives those of `stems` it has. */
+export function stemNumbers(ids: ReadonlyMap<string, number>, stems: Iterable<string>): Int32Array {
+  const out: number[] = [];
+  for (const s of stems) {
+    const id = ids.get(s);
+    if (id !== undefined) out.push(id);
+  }
+  return Int32Array.from(out);
+}
+
 /** Lays out one field's stems page after page, numbering stems in `ids` (which fields may share). */
 export class PageStemsBuilder {
   private readonly starts: number[] = [0];
@@ -92,12 +102,7 @@ export class PageStems {
 
   /** The numbers of those of `stems` any page has, for `hasAnyId`: a query word's family is looked up once, not per page. */
   idsOf(stems: Iterable<string>): Int32Array {
-    const out: number[] = [];
-    for (const s of stems) {
-      const id = this.ids.get(s);
-      if (id !== undefined) out.push(id);
-    }
-    return Int32Array.from(out);
+    return stemNumbers(this.ids, stems);
   }
 
   /** Per stem number, the pages having it, ascending (`pagesWith`): made on first use. */

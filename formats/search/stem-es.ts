@@ -1,12 +1,8 @@
 /**
  * The Snowball Spanish stemmer (snowballstem.org/algorithms/spanish/stemmer.html), run on
- * folded words (no diacritics, see text.ts), in two versions:
- *
- * - `stem`: every suffix list written without accents, so "fontanería" and "fontaneria" stem
- *   alike, and a few nouns kept whole; index and query go through it, which is all matching needs.
- * - `snowballStem`: the stemmer Pagefind 1.5.2 stems query words with (postings-search.ts must
- *   stem as it does): the published algorithm, whose accented suffixes a folded word never ends
- *   with, but for "ación" and "ución", which it also takes unaccented.
+ * folded words (no diacritics, see text.ts), with every suffix list written without accents, so
+ * "fontanería" and "fontaneria" stem alike, and a few nouns kept whole. The index and the query
+ * both go through it: one stemmer for both sides.
  */
 
 const isVowel = (c: string | undefined): boolean =>
@@ -51,11 +47,8 @@ const PRONOUN_HOSTS = ['iendo', 'ando', 'ar', 'er', 'ir', 'yendo'];
 
 type Rule = readonly [readonly string[], (w: string, s: string, r: Regions) => string | null];
 
-/**
- * Step 1; "logía" is accented in the algorithm, so a folded word never ends with it there.
- * ("ación" and "ución" are taken unaccented by Pagefind's stemmer too.)
- */
-const step1 = (accented: boolean): readonly Rule[] => [
+/** Step 1, its suffixes folded ("logía" → "logia"). */
+const STEP1: readonly Rule[] = [
   [['anza', 'anzas', 'ico', 'ica', 'icos', 'icas', 'ismo', 'ismos', 'able', 'ables', 'ible', 'ibles', 'ista',
     'istas', 'oso', 'osa', 'osos', 'osas', 'amiento', 'amientos', 'imiento', 'imientos'],
   (w, s, r) => (inR(w, s, r.r2) ? cut(w, s) : null)],
@@ -65,7 +58,7 @@ const step1 = (accented: boolean): readonly Rule[] => [
       const x = cut(w, s);
       return x.endsWith('ic') && x.length - 2 >= r.r2 ? x.slice(0, -2) : x;
     }],
-  [accented ? [] : ['logia', 'logias'], (w, s, r) => (inR(w, s, r.r2) ? cut(w, s) + 'log' : null)],
+  [['logia', 'logias'], (w, s, r) => (inR(w, s, r.r2) ? cut(w, s) + 'log' : null)],
   [['ucion', 'uciones'], (w, s, r) => (inR(w, s, r.r2) ? cut(w, s) + 'u' : null)],
   [['encia', 'encias'], (w, s, r) => (inR(w, s, r.r2) ? cut(w, s) + 'ente' : null)],
   [['amente'], (w, s, r) => {
@@ -183,11 +176,6 @@ function stemmer({ step1: rules, verbs, residuals, exceptions, minLength }: Vari
 
 /** Stem of one folded word, as the index and the query analysis take it. */
 export const stem = stemmer({
-  step1: step1(false), verbs: [...new Set([...VERB_GU, ...VERB_PLAIN, ...VERB_FOLDED])],
+  step1: STEP1, verbs: [...new Set([...VERB_GU, ...VERB_PLAIN, ...VERB_FOLDED])],
   residuals: ['os', 'a', 'o', 'i', 'e'], exceptions: EXCEPTIONS, minLength: 3,
-});
-
-/** Stem of one folded word by the published algorithm (Snowball, as Pagefind's stemmer runs it). */
-export const snowballStem = stemmer({
-  step1: step1(true), verbs: ['en', 'es', 'emos', ...VERB_PLAIN], residuals: ['os', 'a', 'o', 'e'], exceptions: {}, minLength: 0,
 });

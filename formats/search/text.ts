@@ -9,7 +9,7 @@ const MARKS = /\p{M}+/gu;
 const NON_WORD = /[^\p{L}\p{N}]+/u;
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
 
-/** Lower case without diacritics. The same folding Pagefind applies to queries when `exactDiacritics` is off. */
+/** Lower case without diacritics. */
 export function fold(text: string): string {
   return text.normalize('NFD').replace(MARKS, '').toLowerCase();
 }

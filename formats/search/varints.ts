@@ -1,5 +1,5 @@
 /**
- * Unsigned LEB128 varints read from a buffer (the postings records); a small class V8 inlines in
+ * Unsigned LEB128 varints read from a buffer (postings.ts); a small class V8 inlines in
  * hot loops, always over a Buffer so its reads see one kind of array.
  */
 export class Varints {

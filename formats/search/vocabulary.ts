@@ -4,8 +4,7 @@
  * A page word matches a query word when their stems are equal, or when one stem is the other
  * plus a short derivational tail ("fontan|er": fontanero ↔ fontanería, "electr|ic": eléctrico ↔
  * electricista, "humed|ad": humedad ↔ humedades) and the shorter stem has at least five letters.
- * That is the check Pagefind's prefix matching lacks: "dentista" must not match "dentro", nor
- * "agua" match "agudo".
+ * Never by prefix alone: "dentista" must not match "dentro", nor "agua" match "agudo".
  */
 import { stem } from './stem-es.ts';
 

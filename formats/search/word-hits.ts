@@ -1,29 +1,31 @@
 /**
- * The pages that really match one query word (a "word answer"): a matched position holds a word of
- * its family, or its title or headings do. Words with the same stem family ("fontanero",
- * "fontaneros") match the same pages, so an answer is known by its family (`familyKey`). The
- * engine caches answers; the build keeps those of common words (word-answers.ts), made here too.
+ * The pages one query word matches (a "word answer"): those whose text holds a word of its stem
+ * family (vocabulary.ts `familyStems`), or whose title or headings do. Words of one family
+ * ("fontanero", "fontaneros") have one answer, known by the family (`familyKey`); the engine
+ * caches answers.
+ *
+ * A page's body score is BM25's term-frequency part over the family's occurrences, with the page's
+ * length against the average page (the term's rarity is the engine's business: weights.ts), in
+ * plain float64: more mentions count, with diminishing returns, and a long page's mention counts a
+ * little less than a short one's.
  */
-import type { Keep, TermSearch } from './term-search.ts';
-import type { PageStems } from './page-stems.ts';
+import { stemNumbers, type PageStems } from './page-stems.ts';
+import type { PostingsFile } from './postings.ts';
 import { HEADING, TITLE } from './match-flags.ts';
-import { stem } from './stem-es.ts';
-import { words as foldedWords } from './text.ts';
-import { familyStems, type Vocabulary } from './vocabulary.ts';
+import { familyStems } from './vocabulary.ts';
 
-/** Flag of a word hit with a matched position whose text word is of the family (besides TITLE, HEADING). */
+/** Flag of a word hit whose page text holds a word of the family (besides TITLE, HEADING). */
 export const BODY = 4;
-/** Flag of a page in a word's answer while it is being checked. */
-const PRESENT = 8;
-/** Positions kept per page and word: the excerpt needs the first few. */
-const MAX_POSITIONS = 64;
+/** BM25's saturation and length normalisation, at their customary values. */
+const K1 = 1.2;
+const B = 0.75;
 
 /** The pages that really match one query word: columns by page, ascending, hit k on page `docs[k]`. */
 export interface WordHits {
   count: number;
   docs: Int32Array;
-  /** Pagefind's score. */
-  scores: Float32Array;
+  /** Body score (0 for a page matched in its title or headings only). */
+  scores: Float64Array;
   /** TITLE, HEADING and BODY bits. */
   flags: Uint8Array;
   /** The highest score (1 when none), which scales each score to 0–1. */
@@ -32,135 +34,81 @@ export interface WordHits {
   topical: Int32Array;
 }
 
-/** How one query word is looked up: the prefix its family is found by, the family, its test of text words. */
-export interface Lookup { prefix: string; family: ReadonlySet<string>; keep: Keep }
-
-/** Cache key of a query word: its stem family (vocabulary.ts `familyStems`), which decides its matches. */
+/** Cache key of a query word: its stem family, which decides its matches. */
 export function familyKey(term: string): string {
   return [...familyStems(term)].sort().join(' ');
 }
 
-/** The longest prefix the words share: what the engine looks a word up by. */
-export function commonPrefix(list: readonly string[]): string {
-  let p = list[0] ?? '';
-  for (const w of list) {
-    let i = 0;
-    while (i < p.length && i < w.length && p[i] === w[i]) i++;
-    p = p.slice(0, i);
-  }
-  return p;
-}
-
-/** Stems of each folded word in a raw text word ("agua/luz," → [["agu"], ["luz"]]), memoized per engine. */
-class StemMemo {
-  private readonly memo = new Map<string, readonly string[]>();
-  of(raw: string): readonly string[] {
-    let s = this.memo.get(raw);
-    if (s === undefined) {
-      s = foldedWords(raw).map(stem);
-      if (this.memo.size >= 50_000) this.memo.clear();
-      this.memo.set(raw, s);
-    }
-    return s;
-  }
-}
-
-/** Whether any of `stems` is in `set`. */
-function anyIn(stems: Iterable<string>, set: ReadonlySet<string>): boolean {
-  for (const s of stems) if (set.has(s)) return true;
-  return false;
-}
-
-/** What a word answer is made from: one build's postings, vocabulary and title and heading stems. */
+/** What a word answer is made from: one build's postings, page lengths and title and heading stems. */
 export interface WordSources {
-  index: TermSearch;
-  vocabulary: Vocabulary;
+  postings: Pick<PostingsFile, 'read'>;
+  /** Stem → number, as the postings and the page stems number them. */
+  stemIds: ReadonlyMap<string, number>;
   titles: PageStems;
   heads: PageStems;
-  /** Page number (the sidecar's) by postings page number; −1 for a page not returned. */
-  docOf: Int32Array;
-  /** Pages numbered (the sidecar's size). */
+  /** Body tokens of each page, and of the average page. */
+  tokens: (page: number) => number;
+  averageTokens: number;
+  /** Pages numbered. */
   pages: number;
 }
 
 export class WordHitsMaker {
-  private readonly stems = new StemMemo();
-  /** By page number, a word's answer while it is being checked; all zero between uses. */
+  /** By page number, a word's answer while it is being made; all zero between uses. */
   private readonly flags: Uint8Array;
-  private readonly scores: Float32Array;
+  private readonly counts: Uint32Array;
 
   constructor(private readonly src: WordSources) {
     this.flags = new Uint8Array(src.pages);
-    this.scores = new Float32Array(src.pages);
+    this.counts = new Uint32Array(src.pages);
   }
 
-  /** How `term` is looked up. */
-  lookup(term: string): Lookup {
-    const family = familyStems(term);
-    return {
-      prefix: commonPrefix(this.src.vocabulary.family(term)),
-      family,
-      keep: { word: (word: string) => anyIn(this.stems.of(word), family), max: MAX_POSITIONS },
-    };
-  }
-
-  /** The answer of the word looked up by `lookup`. */
-  make({ prefix, family, keep }: Lookup): WordHits {
-    const raw = this.src.index.hits(prefix, keep.word);
-    const { flags, scores } = this;
-    const { docOf } = this.src;
-    const found = new Int32Array(raw.count);
-    let n = 0;
-    for (let k = 0; k < raw.count; k++) {
-      const d = docOf[raw.pages[k]!]!;
-      if (d < 0) continue;
-      flags[d] = PRESENT | (raw.kept![k]! !== 0 ? BODY : 0);
-      scores[d] = raw.scores[k]!;
-      found[n++] = d;
+  /** The answer of query word `term`. */
+  make(term: string): WordHits {
+    const { flags, counts, src } = this;
+    const ids = stemNumbers(src.stemIds, familyStems(term));
+    const found: number[] = [];
+    for (const id of ids) {
+      const { pages, counts: n } = src.postings.read(id);
+      for (let k = 0; k < pages.length; k++) {
+        const d = pages[k]!;
+        if (flags[d] === 0) found.push(d);
+        flags[d] = flags[d]! | BODY;
+        counts[d]! += n[k]!;
+      }
+      mark(src.titles.pagesWith(id), TITLE, flags, found);
+      mark(src.heads.pagesWith(id), HEADING, flags, found);
     }
-    this.markField(this.src.titles, family, found.subarray(0, n), TITLE);
-    this.markField(this.src.heads, family, found.subarray(0, n), HEADING);
-    // Ascending page numbers: a scan of the pages when the word is on many of them, else a sort.
-    const sorted = n * 16 < flags.length ? found.subarray(0, n).sort() : undefined;
-    const end = sorted === undefined ? flags.length : n;
-    const hitScores = new Float32Array(n);
-    const hitFlags = new Uint8Array(n);
-    let count = 0;
+    const docs = Int32Array.from(found).sort();
+    const scores = new Float64Array(docs.length);
+    const hitFlags = new Uint8Array(docs.length);
     let top = 0;
-    for (let i = 0; i < end; i++) {
-      const d = sorted === undefined ? i : sorted[i]!;
-      const f = flags[d]!;
-      if (f === 0) continue;
+    const avg = src.averageTokens || 1;
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i]!;
+      const tf = counts[d]!;
+      hitFlags[i] = flags[d]!;
       flags[d] = 0;
-      if (f === PRESENT) continue;
-      // `found` is rewritten in place: the pages kept, ascending, never ahead of the scan.
-      found[count] = d;
-      const score = (hitScores[count] = scores[d]!);
-      hitFlags[count++] = f & ~PRESENT;
+      counts[d] = 0;
+      if (tf === 0) continue;
+      const score = (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * src.tokens(d)) / avg));
+      scores[i] = score;
       if (score > top) top = score;
     }
-    return wordHitsOf(found.slice(0, count), hitScores.slice(0, count), hitFlags.slice(0, count), top || 1);
+    return wordHitsOf(docs, scores, hitFlags, top || 1);
   }
+}
 
-  /**
-   * Adds `bit` to the flags of the pages in `found` whose `field` has a stem of `family`: from the
-   * stems' page lists when they are short beside the word's pages, else page by page.
-   */
-  private markField(field: PageStems, family: ReadonlySet<string>, found: Int32Array, bit: number): void {
-    const ids = field.idsOf(family);
-    const flags = this.flags;
-    let listed = 0;
-    for (const id of ids) listed += field.pagesWith(id).length;
-    if (listed <= 4 * found.length) {
-      for (const id of ids) for (const d of field.pagesWith(id)) if (flags[d] !== 0) flags[d] = flags[d]! | bit;
-    } else {
-      for (const d of found) if (field.hasAnyId(d, ids)) flags[d] = flags[d]! | bit;
-    }
+/** Adds `bit` to the flags of `pages`, listing in `found` those met for the first time. */
+function mark(pages: Int32Array, bit: number, flags: Uint8Array, found: number[]): void {
+  for (const d of pages) {
+    if (flags[d] === 0) found.push(d);
+    flags[d] = flags[d]! | bit;
   }
 }
 
 /** A word answer from its columns; its topical pages are those flagged TITLE or HEADING. */
-export function wordHitsOf(docs: Int32Array, scores: Float32Array, flags: Uint8Array, top: number): WordHits {
+export function wordHitsOf(docs: Int32Array, scores: Float64Array, flags: Uint8Array, top: number): WordHits {
   const count = docs.length;
   let topical = 0;
   for (let i = 0; i < count; i++) if ((flags[i]! & (TITLE | HEADING)) !== 0) topical++;

@@ -5,7 +5,7 @@
  * system is out of descriptors) is retried with a growing pause until it succeeds.
  */
 
-/** Files read at once while a build loads (Pagefind's bundle, llms-full.txt's pages). */
+/** Files read at once while a build loads (the search index, llms-full.txt's pages). */
 export const FILES_AT_ONCE = 16;
 const FIRST_PAUSE_MS = 100;
 const LONGEST_PAUSE_MS = 5_000;

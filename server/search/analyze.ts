@@ -28,7 +28,7 @@ export const normalizeQuery = (query: string): string => words(query).join(' ');
 /** Synonyms match at this weight of the word typed. */
 export const SYNONYM_WEIGHT = 0.8;
 const TOO_SHORT = /^(?:[a-z]{1,2}|\d+)$/;
-/** Filler words on more than this share of the pages are not looked up: they weigh next to nothing, and cost a Pagefind call ("de", "la"). */
+/** Filler words on more than this share of the pages are not looked up: they weigh next to nothing, and their postings are long ("de", "la"). */
 const SOFT_MAX_PAGE_SHARE = 0.25;
 /** Words shorter than this are not corrected. */
 const TYPO_MIN = 4;
@@ -159,7 +159,7 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
     }
     const w = tokens[i++]!;
     // Numbers and one- or two-letter words say nothing a page could be found by ("18 grados",
-    // "no", "ya"), and Pagefind would expand them as prefixes of half the vocabulary.
+    // "no", "ya").
     // A short word the lexicon groups with others ("wc", "ac") stands for them.
     if (TOO_SHORT.test(w)) {
       if (lexicon.synonyms.at([w], 0) !== undefined) word(w);

@@ -1,28 +1,22 @@
 /**
- * search_pages over one read-model build: the build's postings (postings-search.ts, Pagefind's
- * search and scores without Pagefind) find and score candidate pages, this module gathers them
- * per query term, and analyze.ts, rank.ts, precision.ts and weights.ts
- * decide what the query means, what really matched and in which order; it then pages and cuts
- * excerpts.
+ * search_pages over one read-model build: the build's index (formats/search/index-file.ts) gives
+ * each query word's pages and scores (word-hits.ts), this module gathers them per query term, and
+ * analyze.ts, rank.ts, precision.ts and weights.ts decide what the query means, what really
+ * matched and in which order; it then pages and cuts excerpts.
  *
- * - Matching, per word (analyze.ts names the words of each term and its synonyms): the postings
- *   are asked, as Pagefind would be, for the common prefix of the build words that word matches
- *   (so "fontanería" also reaches pages that only say "fontaneros"), and return pages, scores and
- *   whether a matched position holds a word of the family. Pagefind matches prefixes, so the
- *   text's word at each position is checked against the word (vocabulary.ts; the postings know the
- *   words, each is checked once) and a page stays only if a position, its title or its headings
- *   really match.
- * - Cost: per-word answers (word-hits.ts) in one bounded LRU (queries share words: "cerrajero",
- *   "cerrajero en vigo" and "cerrajero" with city=vigo are one lookup), read from the build when
- *   it kept them (word-answers.ts: a common word's answer costs tens of milliseconds to make),
+ * - Matching, per word (analyze.ts names the words of each term and its synonyms): the pages whose
+ *   text, title or headings hold a word of its stem family (vocabulary.ts `familyStems`: so
+ *   "fontanería" also reaches pages that only say "fontaneros", and "dentista" never "dentro").
+ * - Cost: per-word answers in one bounded LRU (queries share words: "cerrajero",
+ *   "cerrajero en vigo" and "cerrajero" with city=vigo are one lookup),
  *   ranked lists per (city, normalized query) in another; pages of a list, excerpts included, are
  *   built on first use and kept with it, so a cursor walk or a repeated query is a slice. A common
  *   word is on most pages of a large site: answers, matches and rankings are columns by page
  *   number, only the pages an answer can come from are ranked (rank.ts `topicalTerms`), only the
- *   first RANKED_FIRST are put in order, and the matched positions an excerpt needs are read only
- *   for the pages a response shows.
+ *   first RANKED_FIRST are put in order, and the matched positions an excerpt needs are found only
+ *   for the pages a response shows, in their text.
  * - Memory: what grows with the site stays on disk or in flat arrays — page texts are read by
- *   offset (text-pack.ts), title and heading stems are numbers (page-stems.ts), each word's
+ *   offset (text-pack.ts), title and heading stems are numbers (page-stems.ts), each stem's
  *   postings are read from disk when a search needs them — and both caches are bounded in bytes
  *   as well as entries.
  */
@@ -38,8 +32,7 @@ import { Lru } from '../../formats/search/lru.ts';
 import { memoize } from '../memo.ts';
 import { holdWith } from '../kept-with.ts';
 import { advance, Marks } from './page-sets.ts';
-import { openPostingsSearch } from '../../formats/search/postings-search.ts';
-import type { TermSearch } from '../../formats/search/term-search.ts';
+import { PostingsFile } from '../../formats/search/postings.ts';
 import { CompiledLexiconSchema } from '../../formats/schemas/lexicon.ts';
 import { analyze, normalizeQuery, type Term } from './analyze.ts';
 import { BloomFilter } from '../../formats/search/bloom.ts';
@@ -47,9 +40,9 @@ import { Lexicon } from './lexicon.ts';
 import type { PageStems } from '../../formats/search/page-stems.ts';
 import { HEADING, TITLE } from '../../formats/search/match-flags.ts';
 import { fieldsFactor, namedPages, rank, neededTerms, termWeights, type RankDocs, type TermMatches } from './rank.ts';
-import { WordAnswers } from '../../formats/search/word-answers.ts';
-import { BODY, familyKey, WordHitsMaker, type Lookup, type WordHits } from '../../formats/search/word-hits.ts';
-import { ENGLISH_WORDS_FILE, LEXICON_FILE, readSidecar, SPANISH_WORDS_FILE, TEXTS_FILE } from '../../formats/search/sidecar.ts';
+import { BODY, familyKey, WordHitsMaker, type WordHits } from '../../formats/search/word-hits.ts';
+import { TokenPlaces } from './token-places.ts';
+import { ENGLISH_WORDS_FILE, LEXICON_FILE, readIndexFile, SPANISH_WORDS_FILE, TEXTS_FILE, type SearchIndexFile } from '../../formats/search/index-file.ts';
 import { stem } from '../../formats/search/stem-es.ts';
 import { TextPack } from './text-pack.ts';
 import { words as foldedWords } from '../../formats/search/text.ts';
@@ -57,7 +50,7 @@ import { familyStems, Vocabulary } from '../../formats/search/vocabulary.ts';
 
 /** What an engine may hold in memory; the defaults below, or smaller in tests. */
 export interface SearchMemory {
-  /** Split page texts kept (bytes). */
+  /** Split page texts kept (bytes), and as much again for their token stems (token-places.ts). */
   textCacheBytes: number;
   /** Ranked lists kept, with their results and responses (bytes; default CACHE_BYTES). */
   cacheBytes?: number;
@@ -65,8 +58,6 @@ export interface SearchMemory {
   warmMaxPages: number;
   /** Pages put in order when a query is first ranked (RANKED_FIRST). */
   rankedFirst?: number;
-  /** Whether the answers of common words the build kept are read (word-answers.ts; default true). */
-  keptAnswers?: boolean;
 }
 
 /**
@@ -124,10 +115,7 @@ export interface PageInfos {
   values(): Iterable<PageInfo>;
 }
 
-/**
- * A page the engine returns. Pages are numbered as in the sidecar: its text in the text pack, its
- * stems in PageStems; the postings number them their own way (`pageOf`, `docOf`).
- */
+/** A page the engine returns, by its number in the index: its text in the text pack, its stems in PageStems. */
 interface Doc {
   title: string;
   url: string;
@@ -252,16 +240,13 @@ const hitsWeight = (hits: WordHits) => weigh(ENTRY_BYTES + 9 * hits.count + 4 * 
 const resultBytes = (r: SearchResult) => RESULT_BYTES + 2 * r.excerpt.length;
 const responseBytes = (r: SearchResponse) => RESPONSE_BYTES + 8 * r.results.length + 2 * (r.next_cursor?.length ?? 0);
 
-/** The pages a ranking may return and how the postings number them. */
+/** The pages a ranking may return. */
 interface Pages {
-  /** By sidecar number; undefined for a page the loaded model does not return. */
+  /** By index number; undefined for a page the loaded model does not return. */
   docs: ReadonlyArray<Doc | undefined>;
   /** Pages the engine returns. */
   size: number;
   rank: RankDocs;
-  /** Sidecar number by postings page number (−1: none), and back. */
-  docOf: Int32Array;
-  pageOf: Int32Array;
 }
 
 export class SearchEngine {
@@ -278,11 +263,11 @@ export class SearchEngine {
   private closed = false;
   private readonly warmTerms: readonly string[];
   private readonly rankedFirst: number;
-  /** The answers of common words the build kept. */
-  private readonly kept: WordAnswers | undefined;
+  private readonly places: TokenPlaces;
 
   constructor(
-    private readonly index: TermSearch,
+    private readonly postings: PostingsFile,
+    file: SearchIndexFile,
     private readonly pages: Pages,
     private readonly data: PageData,
     private readonly vocabulary: Vocabulary,
@@ -292,7 +277,6 @@ export class SearchEngine {
       /** Query words to look up at open (see WARM_CACHE_WORDS). */
       warmTerms?: readonly string[];
       rankedFirst?: number;
-      kept?: WordAnswers;
       /** The bound of the ranked lists (CACHE_BYTES). */
       cacheBytes?: number;
     } = {},
@@ -302,10 +286,13 @@ export class SearchEngine {
     this.matched = new MatchedPool(pages.docs.length);
     this.marks = new Marks(pages.docs.length);
     this.candidateMarks = new Marks(pages.docs.length);
-    this.maker = new WordHitsMaker({ index, vocabulary, titles: data.titles, heads: data.heads, docOf: pages.docOf, pages: pages.docs.length });
+    this.maker = new WordHitsMaker({
+      postings, stemIds: file.stemIds(), titles: data.titles, heads: data.heads,
+      tokens: (d) => file.tokens(d), averageTokens: file.averageTokens, pages: pages.docs.length,
+    });
     this.warmTerms = options.warmTerms ?? [];
     this.rankedFirst = options.rankedFirst ?? RANKED_FIRST;
-    this.kept = options.kept;
+    this.places = new TokenPlaces((d) => data.texts.words(d), file.stemIds(), data.texts.cacheBytes);
   }
 
   /** Pages the engine can return. */
@@ -313,9 +300,9 @@ export class SearchEngine {
     return this.pages.size;
   }
 
-  /** What the engine holds now of what grows with use: cached text bytes, ranked lists' bytes. */
+  /** What the engine holds now of what grows with use: cached text and token bytes, ranked lists' bytes. */
   get held(): { textBytes: number; cacheBytes: number } {
-    return { textBytes: this.data.texts.cachedBytes, cacheBytes: this.cache.weight };
+    return { textBytes: this.data.texts.cachedBytes + this.places.cachedBytes, cacheBytes: this.cache.weight };
   }
 
   /**
@@ -383,9 +370,9 @@ export class SearchEngine {
     this.closed = true;
     this.cache.clear();
     this.wordCache.clear();
-    await this.index.close();
+    this.postings.close();
     this.data.texts.close();
-    this.kept?.close();
+    this.places.clear();
   }
 
   /**
@@ -393,7 +380,7 @@ export class SearchEngine {
    * then fills the word cache with the warm terms (WARM_CACHE_WORDS; none on a large site).
    */
   warm(): void {
-    this.index.hits(this.vocabulary.first() ?? 'a');
+    this.maker.make(this.vocabulary.first() ?? 'a');
     // The title and heading stems' page lists and the typo index, so the first search does not make them.
     this.data.titles.pagesWith(0);
     this.data.heads.pagesWith(0);
@@ -597,21 +584,15 @@ export class SearchEngine {
     return out;
   }
 
-  /**
-   * How one query word is looked up: memoized, as a response's excerpts ask again for the words
-   * its ranking looked up.
-   */
-  private readonly lookup = memoize((term: string): Lookup => this.maker.lookup(term), LOOKUPS);
+  /** A query word's stem numbers: memoized, as a response's excerpts ask again for the words its ranking looked up. */
+  private readonly familyIds = memoize((term: string): Int32Array => this.places.idsOf(familyStems(term)), LOOKUPS);
 
-  /**
-   * A query word's answer (word-hits.ts): cached, else the one the build kept, else made from the
-   * postings. Words of one stem family share it.
-   */
+  /** A query word's answer (word-hits.ts): cached, else made from the postings. Words of one stem family share it. */
   private wordHits(term: string): WordHits {
     const key = familyKey(term);
     const cached = this.wordCache.get(key);
     if (cached !== undefined) return cached;
-    const hits = this.kept?.get(key) ?? this.maker.make(this.lookup(term));
+    const hits = this.maker.make(term);
     if (!this.closed) this.wordCache.set(key, hits, hitsWeight(hits));
     return hits;
   }
@@ -626,10 +607,7 @@ export class SearchEngine {
     entry.terms.forEach((term, k) => {
       const a = entry.shown[i * entry.terms.length + k]!;
       if (a === 0) return;
-      for (const w of term.alternatives[a - 1]!.words) {
-        const { prefix, keep } = this.lookup(w);
-        places.push(this.index.positions(prefix, this.pages.pageOf[d]!, keep));
-      }
+      for (const w of term.alternatives[a - 1]!.words) places.push(this.places.positions(d, this.familyIds(w)));
     });
     r = Object.freeze({ title: doc.title, url: doc.url, city: doc.city, excerpt: buildExcerpt(this.data.texts.words(d), places) });
     entry.results.set(i, r);
@@ -641,26 +619,21 @@ export class SearchEngine {
 const invalidCursor = () =>
   invalidParam('cursor', 'Use el next_cursor de la respuesta anterior, con la misma query y city; los cursores caducan al publicarse contenido nuevo.');
 
-/** The engine's pages: those of the sidecar the loaded model has, numbered both ways. */
-function pagesOf(sidecar: Awaited<ReturnType<typeof readSidecar>>, infos: PageInfos, pageIds: readonly string[]): Pages {
-  const docs: Array<Doc | undefined> = new Array(sidecar.size).fill(undefined);
+/** The engine's pages: those of the index the loaded model has. */
+function pagesOf(file: SearchIndexFile, infos: PageInfos): Pages {
+  const docs: Array<Doc | undefined> = new Array(file.size).fill(undefined);
   const byPath = new Map<string, number>();
-  const byId = new Map<string, number>();
-  for (let d = 0; d < sidecar.size; d++) {
-    const p = sidecar.path(d);
+  for (let d = 0; d < file.size; d++) {
+    const p = file.path(d);
     const info = infos.get(p);
     if (info === undefined) continue;
     docs[d] = { title: info.title, url: info.url, city: info.city as CitySlug | '' };
     byPath.set(p, d);
-    byId.set(sidecar.id(d), d);
   }
-  const docOf = Int32Array.from(pageIds, (id) => byId.get(id) ?? -1);
-  const pageOf = new Int32Array(sidecar.size).fill(-1);
-  docOf.forEach((d, page) => { if (d >= 0) pageOf[d] = page; });
   const byUrl = Int32Array.from(byPath.values()).sort((a, b) => (docs[a]!.url < docs[b]!.url ? -1 : docs[a]!.url > docs[b]!.url ? 1 : 0));
-  const urlRank = new Int32Array(sidecar.size).fill(-1);
+  const urlRank = new Int32Array(file.size).fill(-1);
   byUrl.forEach((d, k) => { urlRank[d] = k; });
-  return { docs, size: byPath.size, docOf, pageOf, rank: { byPath, city: docs.map((d) => d?.city), urlRank, byUrl } };
+  return { docs, size: byPath.size, rank: { byPath, city: docs.map((d) => d?.city), urlRank, byUrl } };
 }
 
 /**
@@ -669,9 +642,8 @@ function pagesOf(sidecar: Awaited<ReturnType<typeof readSidecar>>, infos: PageIn
  * it are returned; `cursorKey` signs its cursors (cursor.ts `cursorKey`).
  */
 export async function openSearch(searchDir: string, pages: PageInfos, cursorKey: Buffer, memory: SearchMemory = DEFAULT_MEMORY): Promise<SearchEngine> {
-  const sidecar = await readSidecar(searchDir);
-  const { titles, heads } = sidecar.stems();
-  const texts = new TextPack(path.join(searchDir, TEXTS_FILE), sidecar.textOffsets(), memory.textCacheBytes);
+  const file = await readIndexFile(searchDir);
+  const { titles, heads } = file.stems();
   const bloom = (name: string) => fs.readFile(path.join(searchDir, name)).then((data) => BloomFilter.from(data));
   const [compiled, spanish, english] = await Promise.all([
     fs.readFile(path.join(searchDir, LEXICON_FILE), 'utf8').then((raw) => CompiledLexiconSchema.parse(JSON.parse(raw))),
@@ -679,26 +651,18 @@ export async function openSearch(searchDir: string, pages: PageInfos, cursorKey:
     bloom(ENGLISH_WORDS_FILE),
   ]);
   const lexicon = new Lexicon(compiled, { spanish, english }, stem);
-  let index: TermSearch;
-  let kept: WordAnswers | undefined;
+  const texts = new TextPack(path.join(searchDir, TEXTS_FILE), file.textOffsets(), memory.textCacheBytes);
+  let postings: PostingsFile;
   try {
-    index = await openPostingsSearch(searchDir);
-    try {
-      // Kept answers name every page of the build: of use only when the model returns them all.
-      if (memory.keptAnswers !== false && pages.size === sidecar.size) kept = await WordAnswers.open(searchDir);
-    } catch (err) {
-      await index.close();
-      throw err;
-    }
+    postings = await PostingsFile.open(searchDir, file);
   } catch (err) {
     texts.close();
     throw err;
   }
-  const vocabulary = new Vocabulary(sidecar.vocabularyData(), sidecar.size);
-  const engine = new SearchEngine(index, pagesOf(sidecar, pages, index.pageIds), { texts, titles, heads }, vocabulary, lexicon, new CursorCodec(cursorKey), {
+  const vocabulary = new Vocabulary(file.vocabularyData(), file.size);
+  const engine = new SearchEngine(postings, file, pagesOf(file, pages), { texts, titles, heads }, vocabulary, lexicon, new CursorCodec(cursorKey), {
     warmTerms: pages.size <= memory.warmMaxPages ? warmTermsOf(pages, vocabulary, lexicon.filler, WARM_CACHE_WORDS) : [],
     rankedFirst: memory.rankedFirst,
-    kept,
     cacheBytes: memory.cacheBytes,
   });
   try {

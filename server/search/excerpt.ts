@@ -1,10 +1,8 @@
 /**
- * Excerpts built here, not by Pagefind: its fragment objects are cached and mutated per search,
- * so concurrent searches can swap excerpts, and its excerpts carry `<mark>` HTML. Ours are plain
- * text from the indexed words: the first window of the page holding the most distinct query
- * words (the first, not the densest: pages open with their summary, and the densest spot is
- * often a list of links repeating the word), cut at word boundaries to at most EXCERPT_MAX
- * characters, with "…" where the page text goes on.
+ * Excerpts, plain text from the indexed words: the first window of the page holding the most
+ * distinct query words (the first, not the densest: pages open with their summary, and the
+ * densest spot is often a list of links repeating the word), cut at word boundaries to at most
+ * EXCERPT_MAX characters, with "…" where the page text goes on.
  */
 import { ownString } from '../own-string.ts';
 

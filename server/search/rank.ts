@@ -50,7 +50,7 @@ export interface TermMatches {
   readonly weight: Float64Array;
   /** TITLE and HEADING bits. */
   readonly fields: Uint8Array;
-  /** Pagefind's score of the body, scaled 0–1 per word. */
+  /** The body score (word-hits.ts), scaled 0–1 per word. */
   readonly body: Float64Array;
 }
 

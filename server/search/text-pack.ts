@@ -18,8 +18,8 @@ export class TextPack {
   private readonly cache: Lru<number, Words>;
   private fd: number | null;
 
-  /** `offsets`: where text i starts in the file (sidecar.ts `textOffsets`); `cacheBytes`: the LRU's bound. */
-  constructor(file: string, private readonly offsets: Float64Array, cacheBytes: number) {
+  /** `offsets`: where text i starts in the file (index-file.ts `textOffsets`); `cacheBytes`: the LRU's bound. */
+  constructor(file: string, private readonly offsets: Float64Array, readonly cacheBytes: number) {
     this.fd = fs.openSync(file, 'r');
     this.cache = new Lru(cacheBytes);
   }

@@ -2,7 +2,7 @@
  * How much each kind of match counts in a page's score. A term's weight in a query is its inverse
  * page frequency (rare words say more than "agua"); where it matched on the page multiplies it:
  * the title says what the page is about, headings and the description what its parts are, the
- * body only that the word is there (Pagefind's own score, scaled 0–1 per term, orders bodies).
+ * body only that the word is there (its BM25 body score, scaled 0–1 per term, orders bodies).
  */
 
 export const TITLE = 1.5;

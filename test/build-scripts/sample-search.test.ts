@@ -12,7 +12,7 @@ import { searchPages } from '../../server/search/index.ts';
 import { builtReadModel } from '../helpers/built-site.ts';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readIndexedPages } from '../../formats/search/sidecar.ts';
+import { readIndexedPages } from '../../formats/search/index-file.ts';
 
 const search = suite('search on the built sample site');
 let model: LoadedModel;

@@ -1,8 +1,7 @@
 /**
  * A small but complete read model written to a temp folder, in the layout `npm run build`
- * publishes (current → builds/<id>/{manifest.json, pages/, company/, search/}), with a real
- * Pagefind index from the build's own search stage (made once per content and code:
- * search-index-cache.ts). Pages cover every kind, two cities, and one guide far longer than
+ * publishes (current → builds/<id>/{manifest.json, pages/, company/, search/}), with the search
+ * index the build's own search stage writes. Pages cover every kind, two cities, and one guide far longer than
  * READ_PAGE_MAX_CHARS for truncation.
  */
 import { createHash } from 'node:crypto';
@@ -17,7 +16,7 @@ import { buildPath, writePointer } from '../../formats/read-model/pointer.ts';
 import type { ReadModelPage } from '../../formats/schemas/read-model.ts';
 import { COMPANY_SECTION_FIELDS, COMPANY_SECTIONS, type CompanyInfo, type CompanySection } from '../../formats/schemas/resources.ts';
 import { refuseInUnitTier } from '../tiers.ts';
-import { cachedSearchIndex } from './search-index-cache.ts';
+import { buildSearchIndex } from '../../build-scripts/search-index/search-index.ts';
 
 export const FIXTURE_SITE_URL = 'http://agentes.test';
 
@@ -169,7 +168,7 @@ export async function createReadModel(options: FixtureOptions = {}): Promise<Rea
 
   writePageFiles(buildDir, pages);
   await Promise.all(COMPANY_SECTIONS.map((s) => writeJson(path.join(buildDir, 'company', `${s}.json`), company[s])));
-  await cachedSearchIndex({ pages, outDir: path.join(buildDir, 'search'), siteUrl });
+  await buildSearchIndex({ pages, outDir: path.join(buildDir, 'search'), siteUrl });
   const id = await contentId({ siteUrl, pages, company, searchDir: path.join(buildDir, 'search') });
   const manifest = createManifest({ buildId, contentId: id, siteUrl, pages, timings: {} });
   await writeJson(path.join(buildDir, 'manifest.json'), manifest);

@@ -18,7 +18,7 @@ import { loadModel, openModel, type ModelConfig } from '../../server/read-model/
 import { buildPath, writePointer } from '../../formats/read-model/pointer.ts';
 import { SearchPagesParams } from '../../server/schemas/params.ts';
 import { searchPages } from '../../server/search/index.ts';
-import { POSTINGS_FORMAT } from '../../formats/search/postings-format.ts';
+import { INDEX_FORMAT } from '../../formats/search/index-file.ts';
 import { basePages, createFixtureSite, SITE_URL, type FixtureSite, type PageSpec } from '../build-scripts/fixture-site.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { createReadModel } from '../helpers/read-model.ts';
@@ -226,10 +226,10 @@ publishing('a build with a broken search index is refused; the server neither cr
   const dist = await stubSite();
   let servers: ServerProcess[] = [];
   const corruptions: Record<string, (dir: string, name: string) => Promise<void> | undefined> = {
-    'empty-header': (dir, name) => (name === 'postings.json' ? fs.writeFile(path.join(dir, name), '') : undefined),
+    'empty-index': (dir, name) => (name === 'index.bin' ? fs.writeFile(path.join(dir, name), '') : undefined),
     'garbage-postings': (dir, name) => (name === 'postings.bin' ? fs.stat(path.join(dir, name)).then((s) => fs.writeFile(path.join(dir, name), Buffer.alloc(s.size, 7))) : undefined),
     'cut-postings': (dir, name) => (name === 'postings.bin' ? fs.truncate(path.join(dir, name), 100) : undefined),
-    'other-format': (dir, name) => (name === 'postings.json' ? fs.readFile(path.join(dir, name), 'utf8').then((h) => fs.writeFile(path.join(dir, name), h.replace(`"format":${POSTINGS_FORMAT}`, `"format":${POSTINGS_FORMAT + 1}`))) : undefined),
+    'other-format': (dir, name) => (name === 'index.bin' ? fs.readFile(path.join(dir, name)).then((b) => { b.writeUInt32LE(INDEX_FORMAT + 1, 8); return fs.writeFile(path.join(dir, name), b); }) : undefined),
   };
   try {
     servers = await startServers(1, serverEnv({ SITE_URL: fixture.siteUrl, READ_MODEL_DIR: fixture.dir, DIST_DIR: dist.distDir, LOG_LEVEL: 'info' }));

@@ -9,8 +9,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { compileLexicon } from '../../../build-scripts/lexicon/compile.ts';
-import { buildSearchIndex } from '../../../build-scripts/pagefind/search-index.ts';
-import { cachedSearchIndex } from '../../helpers/search-index-cache.ts';
+import { buildSearchIndex } from '../../../build-scripts/search-index/search-index.ts';
 import { ROOT } from '../../../server/config.ts';
 import type { CompiledLexicon } from '../../../formats/schemas/lexicon.ts';
 import type { ReadModelPage } from '../../../formats/schemas/read-model.ts';
@@ -194,10 +193,7 @@ export async function stageFixtureIndex(pages = fixturePages()): Promise<BuiltIn
   return { ...built, indexed };
 }
 
-/**
- * The search stage's output for the fixture pages, made once per content and code
- * (test/helpers/search-index-cache.ts), in a fresh temp folder: for tests of what reads an index.
- */
+/** The search stage's output for the fixture pages, in a fresh temp folder: for tests of what reads an index. */
 export function buildFixtureIndex(pages = fixturePages()): Promise<BuiltIndex> {
-  return fixtureIndex(pages, cachedSearchIndex);
+  return fixtureIndex(pages, buildSearchIndex);
 }

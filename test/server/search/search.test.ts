@@ -11,7 +11,7 @@ import { SearchPagesParams, type SearchPagesInput } from '../../../server/schema
 import type { SearchResponse, SearchResult } from '../../../formats/schemas/resources.ts';
 import { SearchResponseSchema } from '../../../formats/schemas/resources.ts';
 import { openSearch, searchPages, type SearchEngine } from '../../../server/search/index.ts';
-import { readIndexedPages } from '../../../formats/search/sidecar.ts';
+import { readIndexedPages } from '../../../formats/search/index-file.ts';
 import { fold } from '../../../formats/search/text.ts';
 import { cursorKey } from '../../../server/search/cursor.ts';
 import { buildFixtureIndex, FIXTURE_CURSOR_KEY, pageInfo, SITE, type BuiltIndex } from './fixtures.ts';

@@ -4,9 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { writeSidecarFiles } from '../../../build-scripts/pagefind/sidecar-files.ts';
+import { createIndexWriter } from '../../../build-scripts/search-index/index-writer.ts';
+import { pageTerms } from '../../../build-scripts/search-index/page-terms.ts';
 import { splitWords } from '../../../server/search/excerpt.ts';
-import { readIndexedPages, readSidecar, SIDECAR_FILE, TEXTS_FILE } from '../../../formats/search/sidecar.ts';
+import { INDEX_FILE, INDEX_FORMAT, readIndexedPages, readIndexFile, TEXTS_FILE } from '../../../formats/search/index-file.ts';
 import { TextPack } from '../../../server/search/text-pack.ts';
 
 const TEXTS = [
@@ -23,34 +24,32 @@ let offsets: Float64Array;
 
 test.before(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-texts-'));
-  await writeSidecarFiles(dir, {
-    site_url: 'https://agentes.test',
-    pages: TEXTS.map((text, i) => ({ id: `es_${i}`, path: `/p${i}/`, text, titleStems: [], headStems: [] })),
-    vocabulary: [['agua', 1]],
-  });
-  offsets = (await readSidecar(dir)).textOffsets();
+  const writer = createIndexWriter(dir);
+  TEXTS.forEach((text, i) => writer.add(`/p${i}/`, { ...pageTerms({ path: `/p${i}/`, title: '', city: '', description: '', markdown: '' }), text }));
+  writer.finish({ site_url: 'https://agentes.test', vocabulary: [['agua', 1]] });
+  offsets = (await readIndexFile(dir)).textOffsets();
 });
 
 test.after(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
 
-test('the writer stores each text as given, and the sidecar tools read them back', async () => {
+test('the writer stores each text as given, and the index tools read them back', async () => {
   assert.equal((await readIndexedPages(dir)).map((p) => p.text), TEXTS);
 });
 
-test('a sidecar damaged or of another format is refused, saying so', async () => {
-  const file = path.join(dir, SIDECAR_FILE);
+test('an index damaged or of another format is refused, saying so', async () => {
+  const file = path.join(dir, INDEX_FILE);
   const good = await fs.readFile(file);
   try {
     const damaged = Buffer.from(good);
     damaged[damaged.length - 1] = damaged[damaged.length - 1]! ^ 1;
     await fs.writeFile(file, damaged);
-    assert.match(String(await readSidecar(dir).catch((e: Error) => e)), 'sidecar.bin: damaged');
-    const older = Buffer.from(good);
-    older.writeUInt32LE(3, 8);
-    await fs.writeFile(file, older);
-    assert.match(String(await readSidecar(dir).catch((e: Error) => e)), 'sidecar.bin: format 3, this server reads format 4: rebuild the read model');
+    assert.match(String(await readIndexFile(dir).catch((e: Error) => e)), 'index.bin: damaged');
+    const newer = Buffer.from(good);
+    newer.writeUInt32LE(INDEX_FORMAT + 1, 8);
+    await fs.writeFile(file, newer);
+    assert.match(String(await readIndexFile(dir).catch((e: Error) => e)), `index.bin: format ${INDEX_FORMAT + 1}, this server reads format ${INDEX_FORMAT}: rebuild the read model`);
   } finally {
     await fs.writeFile(file, good);
   }

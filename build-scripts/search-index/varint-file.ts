@@ -1,4 +1,4 @@
-/** Unsigned LEB128 varints appended to a growing buffer in memory, or to a file a megabyte at a time. */
+/** Unsigned LEB128 varints appended to a growing buffer in memory, or to a file a megabyte at a time (postings.bin). */
 import { writeAt } from '../../formats/read-model/read-at.ts';
 
 export class VarintBuffer {
