@@ -79,6 +79,7 @@ export const UNKNOWN_WEIGHTS = {
 };
 
 export interface Analysis {
+  /** The cities the query names; of a place several cities have, those it also names otherwise ("delicias zaragoza"). */
   cities: CitySlug[];
   /** The query names a place the site does not serve. */
   elsewhere: boolean;
@@ -88,17 +89,17 @@ export interface Analysis {
   intents: MatchedIntent[];
 }
 
-/**
- */
+/** What a normalized query means, read with the build's lexicon and vocabulary (see the module's comment). */
 export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabulary): Analysis {
   const tokens = lexicon.rewrite(normalized === '' ? [] : normalized.split(' '));
-  const cities: CitySlug[] = [];
+  /** Each city named, with how many of the query's place names name it. */
+  const named = new Map<CitySlug, number>();
   let elsewhere = false;
   /** Words that are nothing: the query may be about anything, so its filler stays filler. */
   let dropped = 0;
   const addCities = (list: readonly CitySlug[]) => {
     if (list.length === 0) elsewhere = true;
-    for (const c of list) if (!cities.includes(c)) cities.push(c);
+    for (const c of list) named.set(c, (named.get(c) ?? 0) + 1);
   };
   const terms: Term[] = [];
   const soft: Term[] = [];
@@ -185,7 +186,11 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
     if (typoCities) { addCities(typoCities); continue; }
     const spelled = CHAT_SPELLINGS.map(([from, to]) => w.replace(from, to)).find((x) => x !== w && (onSite(x) || lexicon.knows(x)));
     const fixed = spelled ?? (w.length >= TYPO_MIN ? (vocabulary.correct(w, TYPO_MIN) ?? lexicon.correct(w)) : undefined);
-    if (fixed !== undefined) word(fixed);
+    // A misspelt word for what the site does not offer ("mudansas") is not offered either.
+    if (fixed !== undefined && lexicon.notOffered.at([fixed], 0) !== undefined) {
+      unknown.push({ text: fixed, weight: UNKNOWN_WEIGHTS.notOffered });
+      meant.add(stem(fixed));
+    } else if (fixed !== undefined) word(fixed);
     else if (onSite(w)) word(w);
     else dropped++;
   }
@@ -209,5 +214,7 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
   if (english.length * UNKNOWN_WEIGHTS.english > UNKNOWN_WEIGHTS.spanish) {
     for (const u of english) u.weight = UNKNOWN_WEIGHTS.spanish / english.length;
   }
+  const most = Math.max(0, ...named.values());
+  const cities = [...named].filter(([, n]) => n === most).map(([c]) => c);
   return { cities, elsewhere, terms, soft: soft.filter((t) => !terms.includes(t) && lookedUp(t)), unknown, intents };
 }

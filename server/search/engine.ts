@@ -40,6 +40,7 @@ import { Lexicon } from './lexicon.ts';
 import type { PageStems } from '../../formats/search/page-stems.ts';
 import { HEADING, TITLE } from '../../formats/search/match-flags.ts';
 import { fieldsFactor, namedPages, rank, neededTerms, termWeights, type RankDocs, type TermMatches } from './rank.ts';
+import { isSpecific } from './precision.ts';
 import { BODY, familyKey, WordHitsMaker, type WordHits } from '../../formats/search/word-hits.ts';
 import { TokenPlaces } from './token-places.ts';
 import { ENGLISH_WORDS_FILE, LEXICON_FILE, readIndexFile, SPANISH_WORDS_FILE, TEXTS_FILE, type SearchIndexFile } from '../../formats/search/index-file.ts';
@@ -401,7 +402,8 @@ export class SearchEngine {
     const softHits = analysis.soft.map(hitsOf);
     const topicCounts = analysis.terms.map((t, k) => this.termCount(t, topicHits[k]!));
     const { weights, total } = termWeights(analysis, topicCounts, this.pages.size);
-    const candidates = this.candidates(topicHits, named, neededTerms(weights, total));
+    const specific = topicCounts.map((count) => isSpecific(count, this.pages.size));
+    const candidates = this.candidates(topicHits, named, neededTerms(weights, total), specific);
     const terms: Matched[] = [];
     const soft: Matched[] = [];
     try {
@@ -423,16 +425,24 @@ export class SearchEngine {
   }
 
   /**
-   * The pages worth ranking, ascending: `named`, and those a word of a topic term has in its title,
+   * The pages worth ranking, ascending: `named`, those a word of a topic term has in its title,
    * headings or description where a term that can cover the query may match (the terms `needed`
-   * keeps: rank.ts `neededTerms`). They stay marked in `candidateMarks` until the next ranking.
+   * keeps: rank.ts `neededTerms`), and every page of a `specific` term (precision.ts). They stay
+   * marked in `candidateMarks` until the next ranking.
    */
-  private candidates(terms: readonly TermWordHits[], named: ReadonlyMap<number, unknown>, needed: { topical: readonly boolean[]; covering: readonly boolean[] }): Int32Array {
+  private candidates(terms: readonly TermWordHits[], named: ReadonlyMap<number, unknown>, needed: { topical: readonly boolean[]; covering: readonly boolean[] }, specific: readonly boolean[]): Int32Array {
     const within = needed.covering.every(Boolean) ? undefined : this.coverable(terms, needed.covering);
     const marks = this.candidateMarks;
     marks.next();
     const lists: Int32Array[] = [];
-    for (let k = 0; k < terms.length; k++) if (needed.topical[k]) for (const words of terms[k]!) for (const hits of words) lists.push(hits.topical);
+    for (let k = 0; k < terms.length; k++) {
+      for (const words of terms[k]!) {
+        for (const hits of words) {
+          if (specific[k]) lists.push(hits.docs.subarray(0, hits.count));
+          else if (needed.topical[k]) lists.push(hits.topical);
+        }
+      }
+    }
     let listed = named.size;
     for (const list of lists) listed += list.length;
     if (listed * 16 >= this.pages.docs.length) {

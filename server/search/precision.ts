@@ -14,23 +14,33 @@
  *   gluglú") may be anything on the site.
  * - A page no intent names must also match TOPICAL of the query's weight in its title, headings
  *   or description, and cover MIN_COVERAGE of it: a word of the running text may be incidental
- *   ("cambiar la cerradura tras una mudanza"), so body matches alone never make an answer.
+ *   ("cambiar la cerradura tras una mudanza"), so body matches alone make no answer, unless
+ * - the page holds every topic term of the query and one of them is specific, on a few pages of
+ *   the site only (`isSpecific`): a page's own words ("bisagras descolgadas", "rascado y
+ *   plastecido") find it, as people quote what they read.
  */
 
 export const MIN_SHARE = 0.5;
 export const MIN_COVERAGE = 0.25;
 export const TOPICAL = 0.15;
+/** A term on at most this many pages, or this share of them on a large site, is specific. */
+export const SPECIFIC_PAGES = 3;
+export const SPECIFIC_SHARE = 0.005;
 
 /**
  * Whether a page is an answer. `covered`: weight of the query terms the page matches (or an intent
  * naming it covers); `topical`: of it, matched in the title, headings or description (or covered by
  * an intent); `unknown`: weight of the query's unknown words; `total`: the query's weight (terms
- * and unknown words); `named`: an intent names the page.
+ * and unknown words); `named`: an intent names the page; `ownWords`: the page holds every topic
+ * term, one of them specific.
  */
-export function isAnswer(covered: number, topical: number, unknown: number, total: number, named: boolean): boolean {
+export function isAnswer(covered: number, topical: number, unknown: number, total: number, named: boolean, ownWords = false): boolean {
   if (!atLeast(MIN_SHARE, covered + unknown, covered)) return false;
-  return named || (isCovered(covered, total) && isTopical(topical, total));
+  return named || (ownWords && unknown === 0) || (isCovered(covered, total) && isTopical(topical, total));
 }
+
+/** Whether a term the site has on `count` of its `pages` pages is specific (see above). */
+export const isSpecific = (count: number, pages: number) => count > 0 && count <= Math.max(SPECIFIC_PAGES, pages * SPECIFIC_SHARE);
 
 /** Whether `covered` of the query's weight `total` is enough for a page no intent names. */
 export const isCovered = (covered: number, total: number) => atLeast(MIN_COVERAGE, total, covered);

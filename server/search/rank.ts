@@ -23,7 +23,7 @@
 import type { CitySlug, CityFilter } from '../../formats/schemas/cities.ts';
 import type { Analysis } from './analyze.ts';
 import { HEADING, TITLE } from '../../formats/search/match-flags.ts';
-import { isAnswer, isCovered, isTopical } from './precision.ts';
+import { isAnswer, isCovered, isSpecific, isTopical } from './precision.ts';
 import { order } from './rank-order.ts';
 import { fieldFactor, idf, INTENT_CREDIT, INTENT_PER_WORD, SERVICE_NAME, SOFT } from './weights.ts';
 
@@ -263,14 +263,18 @@ export function rank({ analysis, terms, soft, docs, pages, city, named, candidat
   const tiers = new Uint8Array(cap);
   const scores = new Int32Array(cap);
   let n = 0;
+  const specific = terms.map((m) => isSpecific(m.count, pages));
   const consider = (d: number, intent: Named | undefined) => {
     let covered = 0;
     let score = 0;
     let topical = 0;
+    let all = terms.length > 0;
+    let rare = false;
     for (let k = 0; k < terms.length; k++) {
       const m = terms[k]!;
       const w = m.weight[d]!;
       if (w > 0) {
+        if (specific[k]) rare = true;
         covered += weights[k]! * w;
         if (m.fields[d] !== 0) topical += weights[k]! * w;
         score += weights[k]! * w * factor(m, d);
@@ -278,12 +282,14 @@ export function rank({ analysis, terms, soft, docs, pages, city, named, candidat
         covered += weights[k]!;
         topical += weights[k]!;
         score += weights[k]!;
+      } else {
+        all = false;
       }
     }
     // An intent naming the page is evidence in itself (INTENT_CREDIT of the rarest word's weight per
     // phrase word); one the words typed complete only through synonyms is not.
     if (intent !== undefined) covered += INTENT_CREDIT * intent.credit * idf(0, pages);
-    if (!isAnswer(covered, topical, unknown, total, intent !== undefined)) return;
+    if (!isAnswer(covered, topical, unknown, total, intent !== undefined, all && rare)) return;
     for (let k = 0; k < soft.length; k++) {
       const m = soft[k]!;
       if (m.weight[d]! > 0) score += SOFT * softWeights[k]! * factor(m, d);

@@ -48,6 +48,7 @@ test('rewrites and places: English and SMS become Spanish, local names and distr
   assert.equal(a.terms.map((t) => t.text), ['fontanero']);
   assert.equal(plan('fontanero en La Coruña').cities, ['a-coruna']);
   assert.equal(plan('fontanero triana').cities, ['las-palmas', 'sevilla'], 'a district of two cities names both');
+  assert.equal(plan('fontanero triana sevilla').cities, ['sevilla'], 'and the one the query also names otherwise');
   assert.equal(plan('fontanero dos hermanas').cities, ['sevilla']);
   assert.equal(plan('fontanero centro').cities, [], 'an ignored district word names nothing');
   assert.equal(plan('fontanero sevila').cities, ['sevilla'], 'one typo in a place name');
@@ -86,6 +87,7 @@ test('filler is soft, real unknown words are kept as unknown, typos of non-words
   assert.equal(plan('mudanza en sevilla').unknown, [{ text: 'mudanza', weight: UNKNOWN_WEIGHTS.spanish }]);
   assert.equal(plan('house movers').unknown, [{ text: 'house', weight: UNKNOWN_WEIGHTS.english }, { text: 'movers', weight: UNKNOWN_WEIGHTS.notOffered }],
     'an English word weighs less; a word of not-offered.json counts fully');
+  assert.equal(plan('movres').unknown, [{ text: 'movers', weight: UNKNOWN_WEIGHTS.notOffered }], 'a typo of a not-offered word is not offered either');
   assert.equal(plan('mudanza en sevilla').terms, []);
   assert.equal(plan('fontanro').terms.map((t) => t.text), ['fontanero'], 'not a word: corrected');
   assert.match(plan('cerrajeras').terms.map((t) => t.text).join(), /^cerrajer/, 'an inflection: the same family');

@@ -51,8 +51,20 @@ function run(a: Analysis, terms: Array<Array<[string, Hit]>>, city: CityFilter =
 test('a title match outranks a heading match, which outranks a body match', () => {
   const got = run(analysis({ terms: [term('cerrajero')] }), [[
     ['/guias/fuga/', hit('body')], ['/guias/cambiar-bombin/', hit('heading')], ['/servicios/cerrajeria/', hit('title')],
+    ['/otra/1/', hit('body')], ['/otra/2/', hit('body')],
   ]]);
-  assert.equal(got, ['/servicios/cerrajeria/', '/guias/cambiar-bombin/'], 'a body match alone is no answer');
+  assert.equal(got, ['/servicios/cerrajeria/', '/guias/cambiar-bombin/'], 'a body match of a common word alone is no answer');
+});
+
+test("a page's own words: every term in its text, one of them on a few pages only, make it an answer", () => {
+  const common: Array<[string, Hit]> = [['/guias/fuga/', hit('body')], ...[1, 2, 3, 4].map((i): [string, Hit] => [`/otra/${i}/`, hit('body')])];
+  const rare: Array<[string, Hit]> = [['/guias/fuga/', hit('body')], ['/otra/1/', hit('body')]];
+  const both = analysis({ terms: [term('aglomerado'), term('mueble')] });
+  assert.equal(run(both, [rare, common]).sort(), ['/guias/fuga/', '/otra/1/']);
+  assert.equal(run(both, [rare, common.slice(1)]), ['/otra/1/'], 'a page without every term is no answer');
+  assert.equal(run(analysis({ terms: [term('mueble')] }), [common]), [], 'nor is a common word alone');
+  const withUnknown = analysis({ terms: [term('aglomerado'), term('mueble')], unknown: [{ text: 'coche', weight: 1.25 }] });
+  assert.equal(run(withUnknown, [rare, common]), [], 'nor with a word nothing on the site answers');
 });
 
 test('a page must hold enough of the query: one incidental word is not enough', () => {
