@@ -77,7 +77,9 @@ async function buildLarge(pages: number, work: string, log: (line: string) => vo
   log(`large: read-model stage on ${pages} pages`);
   const readModel = path.join(work, 'read-model');
   const m = await measure(['--import', 'tsx', path.join(ROOT, 'bench', 'build', 'read-model-child.ts'), site, readModel], {});
-  if (m.code !== 0) throw new Error(`the read-model build failed (exit ${m.code}):\n${(m.stdout + m.stderr).split('\n').slice(-20).join('\n')}`);
+  // The build's own last lines, without /usr/bin/time's report after them.
+  const own = (m.stdout + m.stderr).split('\n\tCommand being timed')[0]!;
+  if (m.code !== 0) throw new Error(`the read-model build failed (exit ${m.code}):\n${own.split('\n').slice(-20).join('\n')}`);
   const result = JSON.parse(m.stdout.trim().split('\n').pop()!) as { totalMs: number };
   return { readModel, buildMs: result.totalMs, buildPeakTreeRss: m.peakTreeRss };
 }

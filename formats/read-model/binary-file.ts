@@ -1,6 +1,6 @@
 /**
  * The binary files a server loads whole when it opens a build (the page index, the search
- * sidecar): a header naming the file's kind and format, a SHA-256 of the rest, and sections laid
+ * index): a header naming the file's kind and format, a SHA-256 of the rest, and sections laid
  * out 8-byte aligned, so typed arrays view them where they lie — no parse, no object per entry.
  * The build checked the content when it wrote it; a server checks kind, format and digest once,
  * so a damaged file or one of another format fails the load with a clear message.

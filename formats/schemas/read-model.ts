@@ -19,7 +19,7 @@ import { CitySlugSchema } from './cities.ts';
  * 2: `search/` holds the compiled search lexicon and the real-words filters, which the server needs.
  * 3: the manifest names the build's content (`content_id`), from which cursors are signed;
  *    `pages.ndjson` indexes the pages in `pages.pack`, so a server loads without opening every page file.
- * 4: the page index is binary (`pages.idx`), without headings: the search sidecar holds their stems.
+ * 4: the page index is binary (`pages.idx`), without headings: the search index holds their stems.
  * 5: `search/postings.json` and `postings.bin` (formats/search/postings-format.ts), which the server
  *    searches instead of Pagefind's bundle.
  * 6: postings format 2: each word's record in parts (a summary per page apart from the locations,

@@ -3,7 +3,7 @@
  * distinct stem gets a number, and each page its sorted stem numbers, all pages in one typed
  * array. A Set of strings per page costs about a hundred bytes a stem and dominated the search's
  * memory on large sites; this costs four. The build computes them (search stage) and writes them
- * in the sidecar, so a server opening a build stems nothing: it views the sidecar's arrays.
+ * in index.bin, so a server opening a build stems nothing: it views index.bin's arrays.
  */
 import { stem } from './stem-es.ts';
 import { words as foldedWords } from './text.ts';
@@ -90,7 +90,7 @@ export class PageStems {
     return new PageStems(ids, starts, stems);
   }
 
-  /** Stems laid out by `PageStemsBuilder` (as the sidecar holds them), numbered by `ids`. */
+  /** Stems laid out by `PageStemsBuilder` (as index.bin holds them), numbered by `ids`. */
   static over(ids: ReadonlyMap<string, number>, starts: Uint32Array, stems: Int32Array): PageStems {
     return new PageStems(ids, starts, stems);
   }

@@ -93,7 +93,7 @@ export class EditIndex {
   }
 }
 
-/** Strings by number: a column of the sidecar, or an array. */
+/** Strings by number: a column of index.bin, or an array. */
 export interface StringList {
   readonly size: number;
   get(i: number): string;
@@ -102,7 +102,7 @@ export interface StringList {
 }
 
 /**
- * A build's vocabulary as the sidecar holds it: words sorted (UTF-16 order), the pages each
+ * A build's vocabulary as index.bin holds it: words sorted (UTF-16 order), the pages each
  * appears in, and the words of each stem in the order `family` lists them (`wordsByStem`).
  */
 export interface VocabularyData {
@@ -159,7 +159,7 @@ export class Vocabulary {
 
   /**
    * `entries`: folded word, the number of pages it appears in, and its stem when known; or the
-   * data as the sidecar holds it (nothing made per word at open). `size`: pages in the build (0: unknown).
+   * data as index.bin holds it (nothing made per word at open). `size`: pages in the build (0: unknown).
    */
   constructor(entries: Iterable<readonly [string, number, string?]> | VocabularyData, readonly size = 0) {
     this.data = 'stemIds' in entries ? entries : dataOf(entries);

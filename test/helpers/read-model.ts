@@ -145,8 +145,7 @@ export interface FixtureOptions {
   dir?: string;
   buildId?: string;
   /**
-   * Extra pages, each with words of its own (a large site's vocabulary, which Pagefind spreads
-   * over many index chunks): `/servicios/fontaneria/zona-<n>/`.
+   * Extra pages, each with words of its own (a large site's vocabulary): `/servicios/fontaneria/zona-<n>/`.
    */
   zonePages?: number;
   /** Change the pages before they are written (e.g. edit a title for a reload test). */
@@ -155,7 +154,7 @@ export interface FixtureOptions {
 
 /** Writes and publishes one build. */
 export async function createReadModel(options: FixtureOptions = {}): Promise<ReadModelFixture> {
-  refuseInUnitTier('A read model with a Pagefind index');
+  refuseInUnitTier('A read model with a search index');
   const siteUrl = options.siteUrl ?? FIXTURE_SITE_URL;
   const dir = options.dir ?? await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-rm-'));
   const buildId = options.buildId ?? `fixture-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
@@ -188,8 +187,7 @@ export async function createReadModel(options: FixtureOptions = {}): Promise<Rea
 let shared: Promise<ReadModelFixture> | null = null;
 
 /**
- * One fixture per test process, for tests that only read it (building the Pagefind index is the
- * slow part). Removed when the process exits.
+ * One fixture per test process, for tests that only read it. Removed when the process exits.
  */
 export function sharedReadModel(): Promise<ReadModelFixture> {
   if (!shared) {

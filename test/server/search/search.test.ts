@@ -85,7 +85,7 @@ test('queries with no real match return nothing, not prefix junk', async () => {
 });
 
 test('a known word does not match the longer words it is a prefix of', async () => {
-  // Pagefind matches "agua" (stem "agu") as a prefix of "aguantar" on the city pages.
+  // "agua" (stem "agu") is a prefix of "aguantar", on the city pages: a prefix is no match.
   const water = paths(await walk('fontanero agua'));
   assert.ok(water.includes('/servicios/fontaneria/'), 'agua finds the plumbing pages');
   assert.not.ok(water.some((p) => p.startsWith('/ciudades/')), `agua does not find "aguantar": ${water.join(', ')}`);
