@@ -24,8 +24,9 @@ import { CitySlugSchema } from './cities.ts';
  *    searches instead of Pagefind's bundle.
  * 6: postings format 2: each word's record in parts (a summary per page apart from the locations,
  *    checkpoints to reach one page), so a term is scored without decoding its locations.
+ * 7: the build's static site holds Pagefind's bundle (`site/pagefind/`, formats/pagefind-bundle.ts).
  */
-export const READ_MODEL_SCHEMA_VERSION = 6;
+export const READ_MODEL_SCHEMA_VERSION = 7;
 
 export const PAGE_KINDS = ['home', 'service', 'city', 'service-city', 'guide', 'info'] as const;
 
