@@ -1,7 +1,7 @@
 /**
- * The read-model build: astro → (site | crawl → extract → company → (search | pages → validate))
- * → publish. Everything is written to a staging folder; only the last stage makes it visible, so
- * a failure at any point leaves the published model (the `current` pointer) alone.
+ * The read-model build: astro → (site | crawl → extract → company → (search | pagefind | pages →
+ * validate)) → publish. Everything is written to a staging folder; only the last stage makes it
+ * visible, so a failure at any point leaves the published model (the `current` pointer) alone.
  *
  * Memory does not grow with the site's text: the crawl's workers convert each page as they read
  * it and the crawl leaves its Markdown in a spill file (text-spill.ts); the pages stage then makes
@@ -9,7 +9,9 @@
  * search session reads its own pages from the spill when it starts. Runs go side by side so the
  * cores do all of it at once: site, which only reads the built site, on the main thread beside
  * everything else; search, whose page analysis runs in the workers, beside pages and validate
- * (whose checks go to the workers between the search's slices).
+ * (whose checks go to the workers between the search's slices); pagefind, whose Pagefind process
+ * indexes while this thread only feeds it, beside them too, its bundle moved into the staged site
+ * only once the site stage has ended.
  * Each stage keeps its own progress, timing and failure; when one of them fails, the others stop
  * at their next step, and the build reports the first failure.
  */
@@ -33,6 +35,7 @@ import { company } from './stages/company.ts';
 import { crawl } from './stages/crawl.ts';
 import { extract } from './stages/extract.ts';
 import { pageSource, writePages } from './stages/pages.ts';
+import { pagefindBundle } from './stages/pagefind.ts';
 import { copySite } from './stages/site.ts';
 import { publish } from './stages/publish.ts';
 import { search } from './stages/search.ts';
@@ -73,7 +76,7 @@ export interface BuildResult {
   peakRssBytes: number;
 }
 
-const STAGE_ORDER = ['astro', 'crawl', 'extract', 'company', 'pages', 'search', 'validate', 'site', 'publish'];
+const STAGE_ORDER = ['astro', 'crawl', 'extract', 'company', 'pages', 'search', 'validate', 'site', 'pagefind', 'publish'];
 
 /** Stage timings in the pipeline's order, whichever of the side-by-side stages finished first. */
 function inStageOrder(timings: Record<string, number>): Record<string, number> {
@@ -172,8 +175,9 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
     workers.start();
     let sections: Awaited<ReturnType<typeof company>> | undefined;
     let entries: Awaited<ReturnType<typeof writePages>> = [];
+    const siteStaged = stage('site', (c) => copySite(c), (r) => `${r.files} files staged, ${r.siblings} gzip/brotli siblings written`);
     await sideBySide(abort,
-      () => stage('site', (c) => copySite(c), (r) => `${r.files} files staged, ${r.siblings} gzip/brotli siblings written`),
+      () => siteStaged,
       async () => {
         const crawled = await stage('crawl', (c) => crawl(c), (r) => `${r.pages.length} pages`);
         const metas = await stage('extract', (c) => extract(c, crawled.pages), (r) => `${r.length} pages`);
@@ -181,6 +185,7 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
         sections = await stage('company', (c) => company(c, metas), () => `${COMPANY_SECTIONS.length} sections`);
         await sideBySide(abort,
           () => stage('search', (c) => search(c, pages, new Set(metas.map((m) => m.path))), (r) => `${r.indexed} pages indexed`),
+          () => stage('pagefind', (c) => pagefindBundle(c, pages, siteStaged), (r) => `${r.indexed} pages indexed, ${r.files} files`),
           async () => {
             entries = await stage('pages', (c) => writePages(c, pages), (r) => `${r.length} pages`);
             await stage('validate', (c) => validate(c, entries), () => 'all JSON valid');

@@ -40,7 +40,7 @@ const RULES: readonly [RegExp, Tier][] = [
  * Files that drive a browser run one at a time: several Chromiums at once starve each other's
  * compositor on a small machine. Every other file, e2e ones included, runs beside the rest.
  */
-const ONE_AT_A_TIME = /^test\/site\/(chromium|lighthouse|phone-layout|sandbox)\.test\.ts$/;
+const ONE_AT_A_TIME = /^test\/site\/(chromium|lighthouse|pagefind|phone-layout|sandbox)\.test\.ts$/;
 
 export const oneAtATime = (file: string): boolean => ONE_AT_A_TIME.test(file);
 

@@ -27,7 +27,7 @@ export const EXTENSIONS = ['.html', '.css', '.js', '.mjs', '.json', '.xml', '.tx
  * gzip 6 and brotli 6: higher levels make the files at most a few points smaller for many times
  * the CPU, redone on every build.
  */
-const ENCODERS: readonly (readonly [ext: '.gz' | '.br', encode: (data: Buffer) => Buffer])[] = [
+const ENCODERS: readonly (readonly [ext: '.gz' | '.br', encode: (data: Uint8Array) => Buffer])[] = [
   ['.gz', (data) => zlib.gzipSync(data, { level: 6 })],
   ['.br', (data) => zlib.brotliCompressSync(data, brotliOptions(6, data.length))],
 ];
@@ -36,11 +36,14 @@ function compressible(file: string): boolean {
   return EXTENSIONS.some((ext) => file.endsWith(ext));
 }
 
-/** Writes `to` (a new file) and its smaller siblings; returns how many siblings were written. */
-function place(from: string, to: string): number {
-  const data = fs.readFileSync(from);
+/**
+ * Writes `to` (a new file) and, for a text file of COMPRESS_MIN_BYTES or more, its gzip and brotli
+ * siblings that are smaller than it; returns how many siblings were written. The Pagefind stage
+ * writes its files through it too.
+ */
+export function writeWithSiblings(to: string, data: Uint8Array): number {
   fs.writeFileSync(to, data, { flag: 'wx' });
-  if (data.length < COMPRESS_MIN_BYTES || !compressible(from)) return 0;
+  if (data.length < COMPRESS_MIN_BYTES || !compressible(to)) return 0;
   let written = 0;
   for (const [ext, encode] of ENCODERS) {
     const out = encode(data);
@@ -50,6 +53,9 @@ function place(from: string, to: string): number {
   }
   return written;
 }
+
+/** Copies `from` to `to` with its siblings (`writeWithSiblings`). */
+const place = (from: string, to: string): number => writeWithSiblings(to, fs.readFileSync(from));
 
 export interface SiteResult {
   files: number;

@@ -24,7 +24,8 @@ import { CitySlugSchema } from './cities.ts';
  *    searches instead of Pagefind's bundle.
  * 6: postings format 2: each word's record in parts (a summary per page apart from the locations,
  *    checkpoints to reach one page), so a term is scored without decoding its locations.
- * 7: the search index is the project's own (formats/search/index-file.ts): index.bin, postings.bin.
+ * 7: the search index is the project's own (formats/search/index-file.ts): index.bin, postings.bin;
+ *    the build's static site holds Pagefind's bundle (`site/pagefind/`, formats/pagefind-bundle.ts).
  */
 export const READ_MODEL_SCHEMA_VERSION = 7;
 

@@ -85,6 +85,11 @@ export function buildAgentsMd(config: AgentsMdConfig): string {
     `curl -s '${op('read_page')}?url=%2Fservicios%2Ffontaneria%2F'`,
     '```',
     '',
+    '## Búsqueda estática sin la API',
+    '',
+    `- ${l.pagefind} ofrece la búsqueda simple por palabras del sitio como archivos estáticos de Pagefind, que una CDN puede servir: no pasa por la API ni gasta su cuota, y admite CORS desde cualquier origen. Se importa como módulo: \`const pagefind = await import('${l.pagefind}'); const { results } = await pagefind.search('fontanero', { filters: { city: 'madrid' } });\`; \`await results[0].data()\` da \`url\`, \`meta.title\` y \`excerpt\`.`,
+    '- Es solo búsqueda por palabras, sin el léxico de la API: no entiende sinónimos, otros idiomas, erratas ni intenciones («se ha ido la luz», «¿quién factura?»). Para las mejores respuestas, use `search_pages`.',
+    '',
     '## Cuotas',
     '',
     `- **Sin token** (política \`anonimo\`): ${anonymous} peticiones ${per} por dirección IP.`,
@@ -159,7 +164,8 @@ export function buildAgentsMd(config: AgentsMdConfig): string {
     `Read-only API over the published pages of a Spanish home-services request site (it passes requests to partner professionals; no booking, no payment, nothing is written). `
       + `Flow: \`search_pages\` → \`read_page\` with a returned URL; \`get_company_info\` for facts. `
       + `Quota: ${anonymous} requests ${windowSeconds === 60 ? 'per minute' : `per ${windowSeconds} s`} per IP without a token, ${identified} per client_id with a free, automatic OAuth 2.0 client-credentials token (${l.authMd}). `
-      + `On 429 wait \`Retry-After\` seconds. Errors are JSON \`{code, message, data: {status, hint}}\`. MCP: \`POST ${l.mcpResource}\`. OpenAPI: ${l.openapi}. Production is the sandbox.`,
+      + `On 429 wait \`Retry-After\` seconds. Errors are JSON \`{code, message, data: {status, hint}}\`. MCP: \`POST ${l.mcpResource}\`. OpenAPI: ${l.openapi}. Production is the sandbox. `
+      + `${l.pagefind} (Pagefind) is the site's plain keyword search as static files, from a CDN, without the API or its quota; it lacks the API's lexicon (synonyms, other languages, typos, intents): for the best answers use \`search_pages\`.`,
     '',
   ].join('\n');
 }

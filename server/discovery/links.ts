@@ -9,6 +9,7 @@ import {
   API_BASE, AUTH_MD_PATH, AUTHORIZE_PATH, IDENTITY_PATH, INTROSPECT_PATH, MCP_PATH, protectedResourcePath, REGISTER_PATH,
   REVOKE_PATH, TOKEN_PATH,
 } from '../paths.ts';
+import { BUNDLE_SCRIPT } from '../../formats/pagefind-bundle.ts';
 
 export type LinkConfig = Pick<Config, 'siteUrl' | 'baseUrl'>;
 
@@ -57,6 +58,8 @@ export interface Links {
   versioning: string;
   sandbox: string;
   mcpServerCard: string;
+  /** Pagefind's JavaScript API over the site's static search bundle. */
+  pagefind: string;
 }
 
 export function links(config: LinkConfig): Links {
@@ -88,5 +91,6 @@ export function links(config: LinkConfig): Links {
     versioning: `${s}/desarrolladores/#versionado`,
     sandbox: `${s}/api/sandbox`,
     mcpServerCard: s + p.mcpServerCard,
+    pagefind: s + BUNDLE_SCRIPT,
   };
 }

@@ -15,3 +15,5 @@ export const CACHE_PUBLIC = `public, max-age=${CONTENT_MAX_AGE}`;
 export const CACHE_PRIVATE = `private, max-age=${CONTENT_MAX_AGE}`;
 export const CACHE_CONFIG_DOCUMENT = `public, max-age=${CONFIG_DOCUMENT_MAX_AGE}`;
 export const CACHE_MODEL_DOCUMENT = `public, max-age=${MODEL_DOCUMENT_MAX_AGE}`;
+/** Files named by their content (Astro's hashed assets, Pagefind's shards): never other bytes at that name. */
+export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -3,7 +3,8 @@
  * inside the current read-model build (`builds/<id>/site`, see build-scripts/stages/site.ts), so
  * a rebuild switches pages and read model at once; `DIST_DIR/client` for a build without one.
  * Files are served with their precompressed .br/.gz siblings when accepted; hashed assets under
- * /_astro/ are immutable, pages revalidate.
+ * /_astro/ are immutable, pages revalidate; Pagefind's bundle under /pagefind/ has headers of its
+ * own (site-pagefind.ts).
  *
  * Every page response (HTML, Markdown, 304, the 404 page) carries `Vary: Accept` — a page has an
  * HTML and a Markdown representation (server/routes/markdown.ts), chosen by `Accept` — and a
@@ -23,14 +24,15 @@ import { DISCOVERY_PATHS } from '../discovery/links.ts';
 import { prefersMarkdown } from '../http/accept.ts';
 import { normalizeRange } from '../http/range.ts';
 import { addVary } from '../http/vary.ts';
+import { CACHE_IMMUTABLE } from '../http/cache-policy.ts';
 import { findPage, sendMarkdown } from './markdown.ts';
 import { API_BASE } from '../paths.ts';
+import { isBundlePath, writeBundleHeaders, writeBundleType } from './site-pagefind.ts';
 
 /** Paths that belong to machines: unknown ones get a JSON 404, never the HTML 404 page. */
 const MACHINE_PREFIXES = ['/wp-json/', '/oauth/', '/.well-known/', '/agent/', '/mcp'];
 
 const ASSET_PREFIX = '/_astro/';
-const ASSET_CACHE = 'public, max-age=31536000, immutable';
 export const PAGE_CACHE = 'public, max-age=300, must-revalidate';
 export const PAGE_VARY = 'Accept, Accept-Encoding';
 /**
@@ -104,8 +106,12 @@ export function siteFallback(deps: AppDeps): Fallback {
       dotfiles: false,
       extensions: ['html'],
       setHeaders(res, pathname) {
+        if (isBundlePath(pathname)) {
+          writeBundleType(res, pathname);
+          return;
+        }
         if (pathname.startsWith(ASSET_PREFIX)) {
-          res.setHeader('Cache-Control', ASSET_CACHE);
+          res.setHeader('Cache-Control', CACHE_IMMUTABLE);
           return;
         }
         res.setHeader('Cache-Control', PAGE_CACHE);
@@ -149,6 +155,7 @@ export function siteFallback(deps: AppDeps): Fallback {
       sendError(res, methodNotAllowed('GET, HEAD', { message: 'El sitio solo admite GET y HEAD.', hint: 'Use GET.' }), deps.log);
       return;
     }
+    if (isBundlePath(pathname)) writeBundleHeaders(res, pathname);
     if (pathname.startsWith(ASSET_PREFIX) || !isPagePath(pathname) || isMachinePath(pathname)) {
       serve(req, res);
       return;

@@ -187,6 +187,19 @@ siteTest('the build\'s site holds copies of Astro\'s files with its own siblings
   assert.is(gunzipSync(await fs.readFile(path.join(secondSite, 'big.svg.gz'))).toString(), changed);
 });
 
+siteTest('the build\'s site holds Pagefind\'s bundle of every page, in place of any pagefind/ dist/ carried', async (site) => {
+  await fs.mkdir(path.join(site.distDir, 'pagefind'));
+  await fs.writeFile(path.join(site.distDir, 'pagefind', 'pagefind.js'), 'stale');
+  const lines: string[] = [];
+  const result = await buildReadModel(options(site, lines));
+  const bundle = path.join(site.outDir, 'builds', result.buildId, 'site', 'pagefind');
+  for (const file of ['pagefind.js', 'pagefind-entry.json', 'wasm.es.pagefind']) assert.ok(fsSync.existsSync(path.join(bundle, file)), file);
+  assert.is.not(await fs.readFile(path.join(bundle, 'pagefind.js'), 'utf8'), 'stale', 'the build\'s own pagefind.js');
+  assert.ok((await fs.readdir(path.join(bundle, 'fragment'))).length > 0, 'fragments');
+  assert.type(result.manifest.timings_ms.pagefind, 'number', 'timing of pagefind');
+  assert.ok(lines.some((l) => /^✓ pagefind .* 9 pages indexed/.test(l)), lines.join('\n'));
+});
+
 siteTest('the site and crawl stages share one listing of the built site', async (site) => {
   const listings: string[] = [];
   const readdirSync = fsSync.readdirSync;

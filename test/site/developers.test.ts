@@ -27,14 +27,15 @@ async function developersPage(): Promise<Root> {
   return unified().use(rehypeParse).parse(fs.readFileSync(file, 'utf8'));
 }
 
-/** The text from `h2#id` to the next h2. */
-function sectionText(tree: Root, id: string): string {
+/** The text from the heading `#id` (an h2, or an h3 when `level` says so) to the next heading of its level or above. */
+function sectionText(tree: Root, id: string, level: 'h2' | 'h3' = 'h2'): string {
   const main = select('main', tree)!;
   const start = main.children.findIndex((n) => n.type === 'element' && n.properties.id === id);
-  assert.ok(start >= 0, `h2#${id}`);
+  assert.ok(start >= 0, `${level}#${id}`);
+  const ends = level === 'h2' ? ['h2'] : ['h2', 'h3'];
   const parts: string[] = [];
   for (const node of main.children.slice(start + 1)) {
-    if (node.type === 'element' && node.tagName === 'h2') break;
+    if (node.type === 'element' && ends.includes(node.tagName)) break;
     if (node.type === 'element') parts.push(text(node));
   }
   return parts.join(' ');
@@ -119,6 +120,15 @@ test('#versionado states the policy; links to the discovery documents and the sa
   const hrefs = new Set(selectAll('main a[href]', tree).map((a) => String(a.properties.href)));
   for (const href of ['/openapi.json', '/agents.md', '/auth.md', '/.well-known/api-catalog', '/api/sandbox/']) {
     assert.ok(hrefs.has(href), `link to ${href}`);
+  }
+});
+
+test('#pagefind: Pagefind\'s static bundle, outside the API and its quota, plain keyword search; search_pages for the best answers', async () => {
+  const text = sectionText(await developersPage(), 'pagefind', 'h3');
+  const script = `${parseConfig().siteUrl}/pagefind/pagefind.js`;
+  for (const phrase of [script, `await import("${script}")`, 'pagefind.search("fontanero"', 'CDN', 'no pasa por la API ni gasta su cuota',
+    'sin el léxico de la API', 'sinónimos, otros idiomas, erratas ni intenciones', 'usa search_pages']) {
+    assert.ok(text.includes(phrase), `"${phrase}" in: ${text}`);
   }
 });
 

@@ -12,8 +12,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import { ROOT } from '../../server/config.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { launchChromium, screenshot } from '../../scripts/lib/chromium.ts';
+import { browserSession } from '../helpers/browser-session.ts';
+import { screenshot } from '../../scripts/lib/chromium.ts';
 import { REPRESENTATIVE } from '../../data/site-pages.ts';
 import { pagesToCheck } from './site-pages.ts';
 
@@ -26,15 +26,11 @@ const PHONE_MAX = 959;
 const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 const NEEDS_SCRIPT = new Set(['/api/sandbox/']);
 
-let serverStarted: Promise<TestServer> | undefined;
-let browserStarted: Promise<Browser> | undefined;
-const builtServer = () => (serverStarted ??= startTestServer({ fixture: 'built', env: { RATE_LIMIT_ANONYMOUS: '1000000' } }));
-const chromium = () => (browserStarted ??= launchChromium());
+const session = browserSession({ RATE_LIMIT_ANONYMOUS: '1000000' });
+const builtServer = session.server;
+const chromium = session.browser;
 
-test.after(async () => {
-  await (await browserStarted?.catch(() => undefined))?.close();
-  await (await serverStarted?.catch(() => undefined))?.close();
-});
+test.after(() => session.close());
 
 interface Target {
   href: string;

@@ -8,13 +8,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ROOT } from '../../server/config.ts';
 import { API_BASE } from '../../server/paths.ts';
 import { CITY_SLUGS } from '../../formats/schemas/cities.ts';
 import { COMPANY_SECTIONS } from '../../formats/schemas/resources.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { launchChromium, screenshot } from '../../scripts/lib/chromium.ts';
+import { browserSession } from '../helpers/browser-session.ts';
+import { screenshot } from '../../scripts/lib/chromium.ts';
 
 const ARTIFACT = path.join(ROOT, 'test-artifacts', 'sandbox.png');
 const TIMEOUT = 15_000;
@@ -26,19 +26,12 @@ async function waitForStatus(page: Page, op: string, status: number): Promise<vo
 
 const headerShown = (page: Page, name: string) => page.locator(`td[data-header="${name}"]`).textContent({ timeout: TIMEOUT });
 
-// One server and one browser for the file: loading the read model and starting Chromium are the
-// slow parts. Started by the first test that needs them, not in a `before` hook: uvu reports a
-// failing hook as nothing at all, and a browser that cannot start must fail a test, loudly.
 // The first test counts on being the first to call the API (its quota headers).
-let serverStarted: Promise<TestServer> | undefined;
-let browserStarted: Promise<Browser> | undefined;
-const builtServer = () => (serverStarted ??= startTestServer({ fixture: 'built' }));
-const chromium = () => (browserStarted ??= launchChromium());
+const session = browserSession();
+const builtServer = session.server;
+const chromium = session.browser;
 
-test.after(async () => {
-  await (await browserStarted?.catch(() => undefined))?.close();
-  await (await serverStarted?.catch(() => undefined))?.close();
-});
+test.after(() => session.close());
 
 test('sandbox: search "fontanero" in Madrid, see results and RateLimit, open a result with read_page', async () => {
   const server = await builtServer();

@@ -11,6 +11,7 @@ import { parseConfig } from '../../../server/config.ts';
 import { buildAgentsMd } from '../../../server/discovery/agents-md.ts';
 import { API_CODES } from '../../../server/errors.ts';
 import { DISCOVERY_PATHS } from '../../../server/discovery/links.ts';
+import { BUNDLE_SCRIPT } from '../../../formats/pagefind-bundle.ts';
 import type { OpenedModel } from '../../../server/read-model/holder.ts';
 import { LIMITS as OAUTH_LIMITS } from '../../../server/auth/oauth-limits.ts';
 import { createReadModel } from '../../helpers/read-model.ts';
@@ -66,6 +67,19 @@ test('agents.md: the normal flow, every operation, every error code, 429 handlin
   }
   assert.ok(agents.includes('Ninguna versión está anunciada como obsoleta.'));
   assert.ok(agents.includes('## In English'));
+});
+
+test('agents.md and llms.txt: Pagefind\'s static bundle, outside the API and its quota, without its lexicon', async () => {
+  const script = `${site.origin}${BUNDLE_SCRIPT}`;
+  const llms = (await request(`${site.origin}/llms.txt`)).text();
+  for (const [name, text] of [['agents.md', agents], ['llms.txt', llms]] as const) {
+    assert.ok(text.includes(script), `${name}: ${script}`);
+    assert.match(text, /(?:no pasa|sin pasar) por la API ni (?:gasta|gastar) su cuota/, `${name}: outside the API and its quota`);
+    for (const phrase of ['CDN', 'sinónimos', 'otros idiomas', 'erratas', 'intenciones', 'search_pages']) assert.ok(text.includes(phrase), `${name}: "${phrase}"`);
+  }
+  const english = agents.slice(agents.indexOf('## In English'));
+  assert.ok(english.includes(`${script} (Pagefind) is the site's plain keyword search`), 'agents.md, in English');
+  assert.ok(english.includes('for the best answers use `search_pages`'), 'agents.md, in English: search_pages');
 });
 
 test('agents.md announces a configured deprecation with its dates', () => {
