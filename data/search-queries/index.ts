@@ -6,7 +6,7 @@
  * - held-out.json: written later, by someone who had not seen the lexicon nor the realistic set;
  * - blind.json: written from the content alone by someone who had seen neither the lexicon, the
  *   search code nor the other sets. It is reported apart and never tuned on;
- * - blind-earlier.json: the blind set before it, reported since and so no longer blind, kept as
+ * - blind-earlier.json: the blind sets before it, reported since and so no longer blind, kept as
  *   a further held-out set. A blind set is replaced once it has been measured and its misses
  *   recorded: the next one is written afresh.
  */
