@@ -13,11 +13,12 @@ import type { PackProblem } from './stages/validate.ts';
 
 const SCRIPT = new URL('./tasks/worker.ts', import.meta.url);
 /**
- * A task holds one page's tree, or one slice of pages to index: a small old generation makes V8
- * collect sooner instead of growing each worker's heap far beyond what its tasks hold, which
- * counts against the build's memory target.
+ * A task holds one page's tree, or one slice of pages to index with every word of their texts: a
+ * bounded old generation makes V8 collect sooner instead of growing each worker's heap far beyond
+ * what its tasks hold, which counts against the build's memory target, with room for a worker's
+ * two tasks at once and its memo of stems.
  */
-const WORKER_OLD_SPACE_MB = 256;
+const WORKER_OLD_SPACE_MB = 512;
 
 export function createBuildWorkers(size = defaultPoolSize()): BuildWorkers & { start(): void; close(): Promise<void> } {
   let pool: Pool<WorkerTask, WorkerTaskResult> | undefined;

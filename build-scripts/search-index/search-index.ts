@@ -15,8 +15,8 @@ import { indexPages, type IndexPage, type PageTerms } from './page-terms.ts';
 
 export { indexedText, type IndexPage } from './page-terms.ts';
 
-/** Pages a worker analyses per task: enough to make a task's round trip negligible. */
-export const SLICE_PAGES = 250;
+/** Pages a worker analyses per task: enough to make a task's round trip negligible, few enough to keep its words small. */
+export const SLICE_PAGES = 100;
 
 /**
  * The pages to index: all at hand (in any order), or their number and a reader of consecutive
