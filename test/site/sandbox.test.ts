@@ -52,8 +52,8 @@ test('sandbox: search "fontanero" in Madrid, see results and RateLimit, open a r
     assert.is(response?.status(), 200);
 
     await page.getByLabel('Texto a buscar').fill('fontanero');
-    await page.getByLabel('Ciudad').selectOption('madrid');
-    await page.getByRole('button', { name: 'Buscar', exact: true }).click();
+    await page.locator('main').getByLabel('Ciudad').selectOption('madrid');
+    await page.locator('main').getByRole('button', { name: 'Buscar', exact: true }).click();
     await waitForStatus(page, 'search_pages', 200);
 
     // The headers the page shows are the ones the API sent: a first anonymous request.
@@ -172,7 +172,7 @@ test('sandbox on a phone: a search brings its results into view, and reading a r
   try {
     await page.goto(`${server.origin}/api/sandbox/`);
     await page.getByLabel('Texto a buscar').fill('cerrajero');
-    await page.getByRole('button', { name: 'Buscar', exact: true }).click();
+    await page.locator('main').getByRole('button', { name: 'Buscar', exact: true }).click();
     await waitForStatus(page, 'search_pages', 200);
     assert.ok(await onScreen(page, '#results-title'), 'the search results are on screen');
 
