@@ -4,6 +4,7 @@ import node from '@astrojs/node';
 import sitemap from '@astrojs/sitemap';
 import { unified } from '@astrojs/markdown-remark';
 import { siteUrlFrom } from './formats/settings.ts';
+import { SEARCH_PAGE_PATH } from './formats/search-page.ts';
 import { rehypeScrollTables } from './src/lib/rehype-scroll-tables.ts';
 
 // SITE_URL, read as the server and the read-model build read it (formats/settings.ts).
@@ -15,8 +16,9 @@ export default defineConfig({
   output: 'static',
   adapter: node({ mode: 'middleware' }),
   build: { format: 'directory' },
-  // Every built page is listed; the 404 page is left out by the integration itself.
-  integrations: [sitemap()],
+  // Every built page is listed but the search results' shell, which the server fills per request;
+  // the 404 page is left out by the integration itself.
+  integrations: [sitemap({ filter: (page) => new URL(page).pathname !== SEARCH_PAGE_PATH })],
   compressHTML: true,
   // remark/rehype, as the read model's Markdown and the guides' HTML were made with (Astro's
   // default processor, Sätteri, writes some constructs differently). Plugins live in

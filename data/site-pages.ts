@@ -7,3 +7,9 @@ export const REPRESENTATIVE = {
   guide: '/guias/fuga-agua-fregadero/',
   contact: '/contacto/',
 } as const;
+
+/**
+ * The search results page (the server fills it per request), with results: the page tests and the
+ * Lighthouse bench open it beside the representative pages.
+ */
+export const SEARCH_RESULTS = '/buscar/?q=se+me+sale+el+agua+del+termo&ciudad=Madrid';

@@ -26,6 +26,7 @@ import { identityRoute } from './routes/identity.ts';
 import { discoveryRoutes } from './routes/discovery.ts';
 import { mcpRoute } from './routes/mcp.ts';
 import { siteFallback } from './routes/site.ts';
+import { searchPageRoute } from './routes/search-page.ts';
 import { answerClientErrors, createHostCheck } from './http/client-errors.ts';
 import { createHostPolicy } from './net/host.ts';
 import { createMetrics } from './observability/metrics.ts';
@@ -100,7 +101,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const tokens = createTokenService({ store, config, clock, memory: createTokenMemory(clock), ...(metrics ? { observer: metrics.tokens } : {}) });
   const deps: AppDeps = { config, log, store, quotaCounter, tokens, model, clock, metrics, operations: metrics ? metrics.meterOperations(operations) : operations };
 
-  const app = createApp(deps, [oauthRoutes, identityRoute, discoveryRoutes, mcpRoute], siteFallback(deps));
+  const app = createApp(deps, [oauthRoutes, identityRoute, discoveryRoutes, mcpRoute, searchPageRoute], siteFallback(deps));
   const routes: RouteTable = createRouteTable({ operations: deps.operations });
   const web = (req: http.IncomingMessage, res: http.ServerResponse) => {
     try {

@@ -32,6 +32,7 @@ const RULES: readonly [RegExp, Tier][] = [
   [/^test\/formats\/search\/(bloom|lru|page-stems|plain-text|word-hits)\.test\.ts$/, 'unit'],
   [/^test\/server\/read-model\/(parts|url)\.test\.ts$/, 'unit'],
   [/^test\/server\/rest\/query\.test\.ts$/, 'unit'],
+  [/^test\/server\/search-page\/(marks|params|shell)\.test\.ts$/, 'unit'],
   [/^test\/server\/search\/(analysis|analyze|cursor|excerpt|memory|page-sets|rank|search|text-pack|token-places)\.test\.ts$/, 'unit'],
   [/^test\/server\/stores\/(coalesce-hits|fallback|memory)\.test\.ts$/, 'unit'],
 ];
@@ -40,7 +41,7 @@ const RULES: readonly [RegExp, Tier][] = [
  * Files that drive a browser run one at a time: several Chromiums at once starve each other's
  * compositor on a small machine. Every other file, e2e ones included, runs beside the rest.
  */
-const ONE_AT_A_TIME = /^test\/site\/(chromium|lighthouse|pagefind|phone-layout|sandbox)\.test\.ts$/;
+const ONE_AT_A_TIME = /^test\/site\/(chromium|lighthouse|pagefind|phone-layout|sandbox|search-box)\.test\.ts$/;
 
 export const oneAtATime = (file: string): boolean => ONE_AT_A_TIME.test(file);
 

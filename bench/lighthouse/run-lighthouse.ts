@@ -1,10 +1,11 @@
 /**
  * Lighthouse Performance (mobile emulation, simulated slow 4G and 4× CPU) on the representative
- * pages the page tests open, served by the real server as `npm start` runs it over the built
- * sample site. The score measures the machine as much as the code, so it is a bench figure, not a
- * test gate; the other categories are gated by test/site/lighthouse.test.ts.
+ * pages the page tests open and the search results page, served by the real server as
+ * `npm start` runs it over the built sample site. The score measures the machine as much as the
+ * code, so it is a bench figure, not a test gate; the other categories are gated by
+ * test/site/lighthouse.test.ts.
  */
-import { REPRESENTATIVE } from '../../data/site-pages.ts';
+import { REPRESENTATIVE, SEARCH_RESULTS } from '../../data/site-pages.ts';
 import { bundleServer } from '../../scripts/bundle-server.ts';
 import { createLighthouse } from '../../scripts/lib/lighthouse.ts';
 import { parseConfig } from '../../server/config.ts';
@@ -31,7 +32,7 @@ export async function runLighthouse(opts: { log: (line: string) => void }): Prom
     const lighthouse = await createLighthouse({ categories: ['performance'] });
     const pages: LighthousePage[] = [];
     try {
-      for (const [name, path] of Object.entries(REPRESENTATIVE)) {
+      for (const [name, path] of Object.entries({ ...REPRESENTATIVE, search: SEARCH_RESULTS })) {
         opts.log(`lighthouse: ${path}`);
         const report = await lighthouse.audit(origin + path);
         pages.push({ name, path, performance: report.scores.performance!, lost: report.lost });

@@ -21,6 +21,7 @@ import { listFiles } from '../files.ts';
 import { byPath } from '../page-index.ts';
 import type { PageRead } from '../tasks/page-read.ts';
 import { readSitemap } from '../sitemap.ts';
+import { SEARCH_PAGE_PATH } from '../../formats/search-page.ts';
 
 export const STAGE = 'crawl';
 
@@ -31,7 +32,14 @@ export const STAGE = 'crawl';
 export const SERVER_PATHS: readonly RegExp[] = [
   /^\/wp-json\//, /^\/oauth\//, /^\/\.well-known\//, /^\/mcp(?:\/|$)/, /^\/agent\/identity$/,
   /^\/openapi\.json$/, /^\/agents\.md$/, /^\/auth\.md$/, /^\/api\/sandbox\/?$/,
+  new RegExp(`^${SEARCH_PAGE_PATH.slice(0, -1)}/?$`),
 ];
+
+/**
+ * Built pages that are the server's to fill per request (the search results' shell): never
+ * crawled, so never published; links to them are links to a server route.
+ */
+const SHELLS: ReadonlySet<string> = new Set([SEARCH_PAGE_PATH]);
 
 export interface CrawlResult {
   pages: CrawledPage[];
@@ -75,7 +83,7 @@ function decode(s: string): string {
 export async function crawl(ctx: BuildContext): Promise<CrawlResult> {
   const site = new URL(ctx.siteUrl);
   const files = listFiles(ctx.distDir, ctx.siteEntries());
-  const output = new Set(files.filter((f) => path.basename(f) === 'index.html').map((f) => pagePathOf(ctx.distDir, f)));
+  const output = new Set(files.filter((f) => path.basename(f) === 'index.html').map((f) => pagePathOf(ctx.distDir, f)).filter((p) => !SHELLS.has(p)));
   if (!output.has('/')) throw new BuildError(STAGE, '/', `no home page: ${path.join(ctx.distDir, 'index.html')} does not exist — was the site built?`);
   const builtFiles = new Set(files.map((f) => '/' + path.relative(ctx.distDir, f).split(path.sep).join('/')));
 

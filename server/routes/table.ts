@@ -16,6 +16,7 @@ import {
   API_BASE, AUTHORIZE_PATH, HEALTH_PATH, IDENTITY_PATH, INTROSPECT_PATH, MCP_PATH, READY_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH,
 } from '../paths.ts';
 import { memoize } from '../memo.ts';
+import { SEARCH_PAGE_PATH } from '../../formats/search-page.ts';
 
 export type RouteKind = 'probe' | 'rest' | 'mcp' | 'oauth' | 'identity' | 'discovery' | 'site';
 
@@ -84,6 +85,8 @@ export function createRouteTable(options: { operations: readonly Operation[] }):
     exact('identity', IDENTITY_PATH, web('agent_identity')),
     ...Object.values(DISCOVERY_PATHS).map((path) => exact('discovery', path, discovery)),
     { kind: 'discovery', path: '/.well-known/', prefix: true, label: discovery },
+    // The search results page (routes/search-page.ts) is one of the site's, counted apart.
+    exact('site', SEARCH_PAGE_PATH, web('search_page')),
     { kind: 'site', path: '/', prefix: true, label: site },
   ];
 

@@ -14,6 +14,7 @@ import * as assert from 'uvu/assert';
 import { BuildError, buildReadModel, type BuildOptions } from '../../build-scripts/build.ts';
 import { KEEP_BUILDS, prune } from '../../build-scripts/stages/publish.ts';
 import { ROOT } from '../../server/config.ts';
+import { SEARCH_PAGE_PATH } from '../../formats/search-page.ts';
 import { pointerPath, readPointer } from '../../formats/read-model/pointer.ts';
 import { ManifestSchema, ReadModelPageSchema } from '../../formats/schemas/read-model.ts';
 import { CompanyInfoSchema, COMPANY_SECTIONS } from '../../formats/schemas/resources.ts';
@@ -264,6 +265,15 @@ siteTest('pages only the sitemap lists are published and reported; output-only o
   assert.ok(files.includes('huerfana.json'));
   assert.not.ok(files.includes('borrador.json'));
 }, () => ({ ...basePages(), '/guias/huerfana/': { h1: 'Guía huérfana', kind: 'guide', city: '', links: ['/contacto/#horario'] } }));
+
+siteTest('the search results page is built as a shell the server fills: links to it pass, it is neither published nor reported, the build\'s site holds it', async (site) => {
+  await site.writePage(SEARCH_PAGE_PATH, { h1: 'Buscar', kind: 'info', city: '' });
+  await site.writePage('/contacto/', { h1: 'Contacto', links: [SEARCH_PAGE_PATH, `${SEARCH_PAGE_PATH}?q=grifo&ciudad=madrid`] });
+  const result = await buildReadModel(options(site));
+  assert.equal(result.warnings, []);
+  assert.not.ok((await fs.readdir(path.join(result.buildDir, 'pages'))).includes('buscar.json'));
+  assert.ok((await fs.stat(path.join(result.buildDir, 'site', 'buscar', 'index.html'))).isFile());
+});
 
 siteTest('two pages with the same slug fail at extract', async (site) => {
   await site.writePage('/contacto/', { h1: 'Contacto', links: ['/guias/fontaneria/'] });

@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Page } from 'playwright-core';
 import { BUNDLE_SCRIPT } from '../../formats/pagefind-bundle.ts';
-import { browserSession } from '../helpers/browser-session.ts';
+import { browserSite } from '../helpers/browser-site.ts';
 
 interface Found {
   url: string;
@@ -41,14 +41,11 @@ async function otherOrigin(): Promise<{ origin: string; close(): Promise<void> }
   return { origin: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-const session = browserSession();
-const builtServer = session.server;
-
-test.after(() => session.close());
+const { server: builtServer, chromium } = browserSite(test, { fixture: 'built' });
 
 /** `fn` with a fresh page of the browser, its script errors collected, closed afterwards. */
 async function withPage(fn: (page: Page, errors: string[]) => Promise<void>): Promise<void> {
-  const page = await (await session.browser()).newPage();
+  const page = await (await chromium()).newPage();
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
   try {

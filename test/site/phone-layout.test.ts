@@ -1,6 +1,7 @@
 /**
  * The built site in headless Chromium, without JavaScript (the sandbox page, the one that needs
- * it, with), at 320, 390 and 1280 px, one page of each type at 360 and 414 px too: no page
+ * it, with), at 320, 390 and 1280 px, one page of each type and the search results page (with
+ * results and with none) at 360 and 414 px too: no page
  * scrolls sideways, a call link is visible in the first viewport of every page type, on phones
  * call and WhatsApp stay on screen while reading (numbers on one line, never over the end of the
  * page), and every link and control a finger aims at is at least 44 × 44 px. Screenshots of six
@@ -12,9 +13,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import { ROOT } from '../../server/config.ts';
-import { browserSession } from '../helpers/browser-session.ts';
+import { browserSite } from '../helpers/browser-site.ts';
 import { screenshot } from '../../scripts/lib/chromium.ts';
-import { REPRESENTATIVE } from '../../data/site-pages.ts';
+import { REPRESENTATIVE, SEARCH_RESULTS } from '../../data/site-pages.ts';
 import { pagesToCheck } from './site-pages.ts';
 
 const WIDTHS = [320, 390, 1280];
@@ -25,12 +26,10 @@ const HEIGHT = { 320: 568, 360: 800, 390: 844, 414: 896, 1280: 800 } as Record<n
 const PHONE_MAX = 959;
 const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 const NEEDS_SCRIPT = new Set(['/api/sandbox/']);
+/** The search results page, which the server fills (routes/search-page.ts): with results, and with none. */
+const SEARCH_PAGES = [SEARCH_RESULTS, '/buscar/?q=mudanzas+en+madrid&ciudad=Todas'];
 
-const session = browserSession({ RATE_LIMIT_ANONYMOUS: '1000000' });
-const builtServer = session.server;
-const chromium = session.browser;
-
-test.after(() => session.close());
+const { server: builtServer, chromium } = browserSite(test, { fixture: 'built', env: { RATE_LIMIT_ANONYMOUS: '1000000' } });
 
 interface Target {
   href: string;
@@ -153,13 +152,13 @@ async function checkPage(browser: Browser, origin: string, pagePath: string, wid
   }
 }
 
-test('every page at 320, 390 and 1280 px, every page type at 360 and 414 px too: no sideways scrolling, a call link in the first viewport; on phones call and WhatsApp always on screen and every tap target 44 × 44 px', async () => {
+test('every page at 320, 390 and 1280 px, every page type and the search results at 360 and 414 px too: no sideways scrolling, a call link in the first viewport; on phones call and WhatsApp always on screen and every tap target 44 × 44 px', async () => {
   const server = await builtServer();
   const browser = await chromium();
   const pages = pagesToCheck(server.model.current().pages);
   assert.ok(pages.length >= 40, `${pages.length} pages`);
-  for (const pagePath of pages) {
-    const representative = (Object.values(REPRESENTATIVE) as string[]).includes(pagePath);
+  for (const pagePath of [...pages, ...SEARCH_PAGES]) {
+    const representative = (Object.values(REPRESENTATIVE) as string[]).includes(pagePath) || SEARCH_PAGES.includes(pagePath);
     for (const width of representative ? [...WIDTHS, ...MORE_WIDTHS] : WIDTHS) await checkPage(browser, server.origin, pagePath, width);
   }
 });

@@ -13,7 +13,7 @@ import { ROOT } from '../../server/config.ts';
 import { API_BASE } from '../../server/paths.ts';
 import { CITY_SLUGS } from '../../formats/schemas/cities.ts';
 import { COMPANY_SECTIONS } from '../../formats/schemas/resources.ts';
-import { browserSession } from '../helpers/browser-session.ts';
+import { browserSite } from '../helpers/browser-site.ts';
 import { screenshot } from '../../scripts/lib/chromium.ts';
 
 const ARTIFACT = path.join(ROOT, 'test-artifacts', 'sandbox.png');
@@ -27,11 +27,7 @@ async function waitForStatus(page: Page, op: string, status: number): Promise<vo
 const headerShown = (page: Page, name: string) => page.locator(`td[data-header="${name}"]`).textContent({ timeout: TIMEOUT });
 
 // The first test counts on being the first to call the API (its quota headers).
-const session = browserSession();
-const builtServer = session.server;
-const chromium = session.browser;
-
-test.after(() => session.close());
+const { server: builtServer, chromium } = browserSite(test, { fixture: 'built' });
 
 test('sandbox: search "fontanero" in Madrid, see results and RateLimit, open a result with read_page', async () => {
   const server = await builtServer();
@@ -45,8 +41,8 @@ test('sandbox: search "fontanero" in Madrid, see results and RateLimit, open a r
     assert.is(response?.status(), 200);
 
     await page.getByLabel('Texto a buscar').fill('fontanero');
-    await page.getByLabel('Ciudad').selectOption('madrid');
-    await page.getByRole('button', { name: 'Buscar', exact: true }).click();
+    await page.locator('main').getByLabel('Ciudad').selectOption('madrid');
+    await page.locator('main').getByRole('button', { name: 'Buscar', exact: true }).click();
     await waitForStatus(page, 'search_pages', 200);
 
     // The headers the page shows are the ones the API sent: a first anonymous request.
@@ -165,7 +161,7 @@ test('sandbox on a phone: a search brings its results into view, and reading a r
   try {
     await page.goto(`${server.origin}/api/sandbox/`);
     await page.getByLabel('Texto a buscar').fill('cerrajero');
-    await page.getByRole('button', { name: 'Buscar', exact: true }).click();
+    await page.locator('main').getByRole('button', { name: 'Buscar', exact: true }).click();
     await waitForStatus(page, 'search_pages', 200);
     assert.ok(await onScreen(page, '#results-title'), 'the search results are on screen');
 

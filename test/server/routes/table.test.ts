@@ -24,6 +24,8 @@ test('each kind: probes (before the Host check), REST, MCP, OAuth, identity, dis
   assert.equal(seen(routes.match('/openapi.json')), ['discovery', 'web/discovery', null, true]);
   assert.equal(seen(routes.match('/.well-known/oauth-protected-resource/mcp')), ['discovery', 'web/discovery', null, true]);
   assert.equal(seen(routes.match('/precios/')), ['site', 'web/site', null, true]);
+  // The search results page is the site's, counted apart.
+  assert.equal(seen(routes.match('/buscar/?q=grifo')), ['site', 'web/search_page', null, true]);
 });
 
 test('order: an exact entry wins over a prefix that also matches it', () => {
