@@ -1,17 +1,17 @@
 /**
  * The build identity: a SHA-256 of everything a server's answers depend on — the read-model
  * format, SITE_URL, every page's fields and content hash, the company sections and the search
- * index (the compiled lexicon, index.bin and postings.bin, which the ranking reads). No time,
+ * index (the compiled lexicon and index.bin, whose head names postings.bin's digest). No time,
  * random value or machine fact goes in, so building the same content twice, on one machine or on
  * two, gives the same id; servers derive their cursor key
  * from it (server/search/cursor.ts), so they accept each other's cursors.
  */
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { READ_MODEL_SCHEMA_VERSION, type ReadModelPage } from '../formats/schemas/read-model.ts';
 import { COMPANY_SECTIONS, type CompanyInfo, type CompanySection } from '../formats/schemas/resources.ts';
-import { INDEX_FILE, LEXICON_FILE, POSTINGS_FILE } from '../formats/search/index-file.ts';
+import { INDEX_FILE, LEXICON_FILE } from '../formats/search/index-file.ts';
 import { byPath } from './page-index.ts';
 
 export async function contentId(opts: {
@@ -27,11 +27,8 @@ export async function contentId(opts: {
   const pages = [...opts.pages].sort(byPath);
   for (const p of pages) line('page', p.path, p.slug, p.title, p.description, p.city, p.kind, p.hash);
   for (const section of COMPANY_SECTIONS) line('company', section, JSON.stringify(opts.company[section]));
-  for (const file of [LEXICON_FILE, INDEX_FILE, POSTINGS_FILE]) {
-    // Streamed: a large site's postings are hundreds of MB.
-    const digest = createHash('sha256');
-    for await (const chunk of fs.createReadStream(path.join(opts.searchDir, file))) digest.update(chunk as Buffer);
-    line('search', file, digest.digest('hex'));
+  for (const file of [LEXICON_FILE, INDEX_FILE]) {
+    line('search', file, createHash('sha256').update(await fs.readFile(path.join(opts.searchDir, file))).digest('hex'));
   }
   return hash.digest('hex');
 }

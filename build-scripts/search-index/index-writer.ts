@@ -3,11 +3,10 @@
  * texts.txt a page at a time, in chunks (the texts of a large site are hundreds of MB), each page's
  * stems into flat columns, and at the end postings.bin, stem by stem, and index.bin.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { encodeStrings, writeBinaryFile } from '../../formats/read-model/binary-file.ts';
-import { readAt, writeAt } from '../../formats/read-model/read-at.ts';
+import { writeAt } from '../../formats/read-model/read-at.ts';
 import { PageStemsBuilder } from '../../formats/search/page-stems.ts';
 import { INDEX_FILE, INDEX_KIND, INDEX_SECTIONS, IndexHeadSchema, POSTINGS_FILE, TEXTS_FILE } from '../../formats/search/index-file.ts';
 import { stem } from '../../formats/search/stem-es.ts';
@@ -154,6 +153,7 @@ function writePostings(outDir: string, stems: number, bodyStems: Uint32Array, bo
   }
   const at = new Float64Array(stems + 1);
   const fd = fs.openSync(path.join(outDir, POSTINGS_FILE), 'w');
+  let sha256: string;
   try {
     const out = new VarintFile(fd);
     for (let s = 0; s < stems; s++) {
@@ -163,19 +163,10 @@ function writePostings(outDir: string, stems: number, bodyStems: Uint32Array, bo
     }
     at[stems] = out.position;
     out.flush();
+    sha256 = out.digest.digest('hex');
   } finally {
     fs.closeSync(fd);
   }
-  return { at, pages, sha256: fileSha256(path.join(outDir, POSTINGS_FILE)) };
+  return { at, pages, sha256 };
 }
 
-function fileSha256(file: string): string {
-  const digest = createHash('sha256');
-  const fd = fs.openSync(file, 'r');
-  try {
-    for (let at = 0, chunk = readAt(fd, 0, 1 << 20); chunk.length > 0; chunk = readAt(fd, (at += chunk.length), 1 << 20)) digest.update(chunk);
-  } finally {
-    fs.closeSync(fd);
-  }
-  return digest.digest('hex');
-}

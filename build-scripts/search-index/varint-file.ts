@@ -1,4 +1,5 @@
 /** Unsigned LEB128 varints appended to a growing buffer in memory, or to a file a megabyte at a time (postings.bin). */
+import { createHash } from 'node:crypto';
 import { writeAt } from '../../formats/read-model/read-at.ts';
 
 export class VarintBuffer {
@@ -36,9 +37,13 @@ export class VarintBuffer {
   }
 }
 
-/** A VarintBuffer flushed to `fd` past a megabyte, from `start` (bytes already there) on; `position` counts every byte written. */
+/**
+ * A VarintBuffer flushed to `fd` past a megabyte, from `start` (bytes already there) on; `position`
+ * counts every byte written, `digest` hashes them as they are written.
+ */
 export class VarintFile extends VarintBuffer {
   private flushed: number;
+  readonly digest = createHash('sha256');
   constructor(private readonly fd: number, start = 0) {
     super();
     this.flushed = start;
@@ -52,6 +57,7 @@ export class VarintFile extends VarintBuffer {
   }
 
   flush(): void {
+    this.digest.update(this.buf.subarray(0, this.length));
     writeAt(this.fd, this.buf.subarray(0, this.length), this.flushed);
     this.flushed += this.length;
     this.length = 0;
