@@ -15,6 +15,7 @@ import { readPointer, writePointer, buildPath } from '../../formats/read-model/p
 import { PageIndex } from '../../formats/read-model/page-index.ts';
 import { PAGE_INDEX_FILE } from '../../formats/schemas/read-model.ts';
 import { builtReadModel } from '../helpers/built-site.ts';
+import { waitUntil } from '../helpers/wait.ts';
 import { serverEnv, startServerProcess, stubSite } from './helpers/cluster.ts';
 
 /** A read-model folder of its own holding a copy of the built sample site's build. */
@@ -79,19 +80,24 @@ test('128 descriptors: a model of more page files than that starts from its page
   }
 });
 
+/** The server's descriptors (`ulimit -n`). */
+const LIMIT = 256;
+
 test('a publish while every descriptor is taken is retried until it loads; the old build serves meanwhile', async () => {
   const model = await ownReadModel();
   const site = await stubSite();
-  const server = await startServerProcess(serverEnv({ SITE_URL: model.siteUrl, READ_MODEL_DIR: model.dir, DIST_DIR: site.distDir, READ_MODEL_WATCH: 'off' }), 60_000, 256);
+  const server = await startServerProcess(serverEnv({ SITE_URL: model.siteUrl, READ_MODEL_DIR: model.dir, DIST_DIR: site.distDir, READ_MODEL_WATCH: 'off' }), 60_000, LIMIT);
   const sockets: net.Socket[] = [];
   try {
-    // Idle connections until the server holds every descriptor it may have.
+    // Idle connections until the server holds every descriptor it may have: a connection counts
+    // once the server has accepted it, which on a busy machine comes well after the client connects.
     for (let i = 0; i < 300; i++) {
       const socket = net.connect(server.port, '127.0.0.1');
       socket.on('error', () => {});
       sockets.push(socket);
     }
     await Promise.all(sockets.map((s) => new Promise((resolve) => { s.once('connect', resolve); s.once('error', resolve); })));
+    await waitUntil('the server holds every descriptor', async () => (await fs.readdir(`/proc/${server.child.pid}/fd`)).length >= LIMIT);
 
     const next = `${model.id}-b`;
     await fs.cp(buildPath(model.dir, model.id), buildPath(model.dir, next), { recursive: true });
