@@ -185,7 +185,7 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
         sections = await stage('company', (c) => company(c, metas), () => `${COMPANY_SECTIONS.length} sections`);
         await sideBySide(abort,
           () => stage('search', (c) => search(c, pages, new Set(metas.map((m) => m.path))), (r) => `${r.indexed} pages indexed`),
-          () => stage('pagefind', (c) => pagefindBundle(c, pages, siteStaged), (r) => `${r.indexed} pages indexed, ${r.files} files`),
+          () => stage('pagefind', (c) => pagefindBundle(c, pages, siteStaged), (r) => `${r.indexed} pages indexed, ${r.files} files in ${r.parts} part(s)`),
           async () => {
             entries = await stage('pages', (c) => writePages(c, pages), (r) => `${r.length} pages`);
             await stage('validate', (c) => validate(c, entries), () => 'all JSON valid');

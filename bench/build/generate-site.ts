@@ -54,6 +54,12 @@ async function copyTree(from: string, to: string): Promise<string[]> {
   return pages;
 }
 
+/** The paths the sample site's own sitemap lists: pages it leaves out (404, the search shell) stay out. */
+async function listedPaths(sourceDir: string, siteUrl: string): Promise<string[]> {
+  const xml = await fs.readFile(path.join(sourceDir, 'sitemap-0.xml'), 'utf8');
+  return [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!, siteUrl).pathname);
+}
+
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Writes `site` (`dist/client`-shaped) with `total` pages, cloned from the built sample site in `sourceDir`. */
@@ -116,8 +122,7 @@ export async function generateSite(sourceDir: string, outDir: string, total: num
     await fs.writeFile(path.join(outDir, 'index.html'), homeHtml.replace('</main>', `</main>${nav}`));
   }
 
-  const all = [...existing, ...hubLinks.flat(), ...Array.from({ length: hubs }, (_, h) => `/zonas/${h + 1}/`)]
-    .filter((p) => p !== '/404/').sort();
+  const all = [...await listedPaths(sourceDir, siteUrl), ...hubLinks.flat(), ...Array.from({ length: hubs }, (_, h) => `/zonas/${h + 1}/`)].sort();
   const urlset = all.map((p) => `<url><loc>${siteUrl}${p}</loc></url>`).join('');
   await fs.writeFile(path.join(outDir, 'sitemap-0.xml'),
     `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urlset}</urlset>`);

@@ -88,6 +88,7 @@ export function buildAgentsMd(config: AgentsMdConfig): string {
     '## Búsqueda estática sin la API',
     '',
     `- ${l.pagefind} ofrece la búsqueda simple por palabras del sitio como archivos estáticos de Pagefind, que una CDN puede servir: no pasa por la API ni gasta su cuota, y admite CORS desde cualquier origen. Se importa como módulo: \`const pagefind = await import('${l.pagefind}'); const { results } = await pagefind.search('fontanero', { filters: { city: 'madrid' } });\`; \`await results[0].data()\` da \`url\`, \`meta.title\` y \`excerpt\`.`,
+    `- Un sitio grande publica el índice en partes: ${l.pagefindParts} lista las demás (\`{"parts":["part-2/"]}\`, direcciones relativas a ese archivo; vacía si hay una sola). Antes de buscar, añádalas: \`for (const part of parts) await pagefind.mergeIndex(new URL(part, '${l.pagefindParts}').href);\`.`,
     '- Es solo búsqueda por palabras, sin el léxico de la API: no entiende sinónimos, otros idiomas, erratas ni intenciones («se ha ido la luz», «¿quién factura?»). Para las mejores respuestas, use `search_pages`.',
     '',
     '## Cuotas',

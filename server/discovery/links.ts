@@ -9,7 +9,7 @@ import {
   API_BASE, AUTH_MD_PATH, AUTHORIZE_PATH, IDENTITY_PATH, INTROSPECT_PATH, MCP_PATH, protectedResourcePath, REGISTER_PATH,
   REVOKE_PATH, TOKEN_PATH,
 } from '../paths.ts';
-import { BUNDLE_SCRIPT } from '../../formats/pagefind-bundle.ts';
+import { BUNDLE_PARTS, BUNDLE_SCRIPT } from '../../formats/pagefind-bundle.ts';
 
 export type LinkConfig = Pick<Config, 'siteUrl' | 'baseUrl'>;
 
@@ -60,6 +60,8 @@ export interface Links {
   mcpServerCard: string;
   /** Pagefind's JavaScript API over the site's static search bundle. */
   pagefind: string;
+  /** The list of the bundle's other parts, which a client merges in. */
+  pagefindParts: string;
 }
 
 export function links(config: LinkConfig): Links {
@@ -92,5 +94,6 @@ export function links(config: LinkConfig): Links {
     sandbox: `${s}/api/sandbox`,
     mcpServerCard: s + p.mcpServerCard,
     pagefind: s + BUNDLE_SCRIPT,
+    pagefindParts: s + BUNDLE_PARTS,
   };
 }

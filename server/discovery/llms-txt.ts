@@ -84,7 +84,7 @@ export function buildLlmsTxt(config: LlmsConfig, model: LlmsModel): string {
     `- [OpenAPI 3.1](${l.openapi}): contrato de la API de contenido`,
     `- [Documentación para desarrolladores](${l.developers}): referencia, errores y política de versiones`,
     `- [Texto completo](${l.llmsFullTxt}): el Markdown de las páginas principales en un solo documento`,
-    `- [Búsqueda estática con Pagefind](${l.pagefind}): búsqueda simple por palabras desde una CDN, sin pasar por la API ni gastar su cuota; sin el léxico de la API (sinónimos, otros idiomas, erratas, intenciones): para las mejores respuestas, search_pages`,
+    `- [Búsqueda estática con Pagefind](${l.pagefind}): búsqueda simple por palabras desde una CDN, sin pasar por la API ni gastar su cuota (en un sitio grande, en partes que lista ${l.pagefindParts}, para añadir con mergeIndex); sin el léxico de la API (sinónimos, otros idiomas, erratas, intenciones): para las mejores respuestas, search_pages`,
   ];
   for (const { kind, title } of SECTIONS) {
     const pages = byKind(kind);

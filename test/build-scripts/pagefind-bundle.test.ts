@@ -14,7 +14,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { writePagefindBundle } from '../../build-scripts/pagefind-bundle.ts';
 import type { IndexPage } from '../../build-scripts/search-index/search-index.ts';
-import { BUNDLE_PATH, isContentHashed } from '../../formats/pagefind-bundle.ts';
+import { BUNDLE_PATH, BundleParts, isContentHashed, PARTS_FILE } from '../../formats/pagefind-bundle.ts';
 import { pagefindChildren, pagefindChildrenGone } from '../helpers/processes.ts';
 
 const page = (p: string, title: string, city: IndexPage['city'], body: string): IndexPage =>
@@ -31,6 +31,7 @@ const PAGES: IndexPage[] = [
 /** What this test uses of the API `pagefind.js` exports (Pagefind's documented search API). */
 interface PagefindApi {
   options(options: { basePath: string }): Promise<void>;
+  mergeIndex(url: string): Promise<void>;
   search(term: string | null, options?: { filters?: Record<string, string> }): Promise<{ results: { data(): Promise<ResultData> }[] }>;
   filters(): Promise<Record<string, Record<string, number>>>;
   destroy(): Promise<void>;
@@ -129,6 +130,56 @@ test('Pagefind\'s own pagefind.js finds the pages by word, with their URL and ti
     await pf.destroy();
     await host.close();
   }
+});
+
+test('one part for a site within the limits: its list of other parts is empty', async () => {
+  const result = await write();
+  assert.is(result.parts, 1);
+  assert.equal(BundleParts.parse(JSON.parse(fs.readFileSync(path.join(bundle, PARTS_FILE), 'utf8'))), { parts: [] });
+});
+
+/** Every page found through Pagefind's own script, with the bundle's other parts merged in as a client does. */
+async function searchAllParts(dir: string, term: string | null, filters?: Record<string, string>): Promise<string[]> {
+  const host = await serveFiles(path.dirname(dir));
+  const pf = await import(`${pathToFileURL(path.join(dir, 'pagefind.js')).href}?${path.basename(dir)}`) as PagefindApi;
+  try {
+    const base = `${host.origin}/${path.basename(dir)}/`;
+    await pf.options({ basePath: base });
+    const { parts } = BundleParts.parse(await (await fetch(new URL(PARTS_FILE, base))).json());
+    for (const part of parts) await pf.mergeIndex(new URL(part, base).href);
+    const found = await pf.search(term, filters ? { filters } : {});
+    // Merged parts give site paths, a lone bundle URLs on the origin it was loaded from.
+    return (await Promise.all(found.results.map(async (r) => new URL((await r.data()).url, host.origin).pathname))).sort();
+  } finally {
+    await pf.destroy();
+    await host.close();
+  }
+}
+
+test('a site past a part\'s limits is written in parts, each a whole bundle with its own process, merged by clients', async () => {
+  const dir = path.join(root, 'by-pages');
+  const result = await writePagefindBundle({ pages: PAGES, outDir: dir, partLimits: { pages: 2, textChars: 1e9 } });
+  assert.equal({ indexed: result.indexed, parts: result.parts }, { indexed: PAGES.length, parts: 3 });
+  assert.equal(BundleParts.parse(JSON.parse(fs.readFileSync(path.join(dir, PARTS_FILE), 'utf8'))), { parts: ['part-2/', 'part-3/'] });
+  const files = filesUnder(dir);
+  assert.is(result.files, files.length);
+  for (const part of ['', 'part-2/', 'part-3/']) {
+    assert.ok(files.includes(`${part}pagefind-entry.json`), `${part || 'first part'}: an entry`);
+    assert.is(files.filter((f) => f.startsWith(part) && f.slice(part.length).match(/^pagefind\.[^/]+\.pf_meta$/)).length, 1, `${part || 'first part'}: one meta`);
+  }
+  for (const f of files.filter((name) => /\.pf_\w+$/.test(name))) assert.ok(isContentHashed(f), `${f} told hashed`);
+  assert.ok(await pagefindChildrenGone({ except: before }), `Pagefind left running: ${pagefindChildren().join(' ')}`);
+
+  assert.equal(await searchAllParts(dir, null), PAGES.map((p) => p.path).sort(), 'every page, once');
+  assert.equal(await searchAllParts(dir, 'fontanero'), ['/guias/fuga-de-agua/', '/servicios/fontaneria/bilbao/', '/servicios/fontaneria/madrid/']);
+  assert.equal(await searchAllParts(dir, 'fontanero', { city: 'bilbao' }), ['/servicios/fontaneria/bilbao/']);
+});
+
+test('a part closes once its text reaches the limit, and holds one page at least', async () => {
+  const dir = path.join(root, 'by-text');
+  const result = await writePagefindBundle({ pages: PAGES, outDir: dir, partLimits: { pages: 1000, textChars: 1 } });
+  assert.is(result.parts, PAGES.length, 'one page a part');
+  assert.equal(await searchAllParts(dir, null), PAGES.map((p) => p.path).sort());
 });
 
 test.run();

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BUNDLE_DIR, BUNDLE_PATH, BUNDLE_SCRIPT } from '../../../formats/pagefind-bundle.ts';
+import { BUNDLE_DIR, BUNDLE_PARTS, BUNDLE_PATH, BUNDLE_SCRIPT } from '../../../formats/pagefind-bundle.ts';
 import { API_BASE } from '../../../server/paths.ts';
 import { request, type RawResponse } from '../../helpers/http.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
@@ -65,8 +65,8 @@ test('content-hashed shards and meta: immutable, binary, CORS-open, no page head
   }
 });
 
-test('pagefind.js, the entry and the wasm revalidate on every use; a 304 keeps the policy and CORS', async () => {
-  for (const [file, type] of [[BUNDLE_SCRIPT, /^text\/javascript/], [`${BUNDLE_PATH}pagefind-entry.json`, /^application\/json/], [`${BUNDLE_PATH}wasm.es.pagefind`, /^application\/octet-stream$/]] as const) {
+test('pagefind.js, the entry, the list of parts and the wasm revalidate on every use; a 304 keeps the policy and CORS', async () => {
+  for (const [file, type] of [[BUNDLE_SCRIPT, /^text\/javascript/], [`${BUNDLE_PATH}pagefind-entry.json`, /^application\/json/], [BUNDLE_PARTS, /^application\/json/], [`${BUNDLE_PATH}wasm.es.pagefind`, /^application\/octet-stream$/]] as const) {
     const res = await get(file);
     assert.is(res.status, 200, file);
     assert.is(res.headers['cache-control'], REVALIDATE, file);
