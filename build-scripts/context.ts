@@ -5,6 +5,8 @@ import type { PageRead, PageReadTask } from './tasks/page-read.ts';
 import type { IndexPage, PageTerms } from './search-index/page-terms.ts';
 import type { PackCheckTask, PackProblem } from './stages/validate.ts';
 import type { SpillRef, TextSpill } from './text-spill.ts';
+import type { CacheFolders } from './cache/store.ts';
+import type { SiblingCache } from './cache/siblings.ts';
 
 /** The build's worker threads (tasks/worker.ts), as the stages use them. */
 export interface BuildWorkers {
@@ -45,6 +47,10 @@ export interface BuildContext {
   signal: AbortSignal;
   /** The built site's listing (files.ts `listEntries`), made once for the site and crawl stages. */
   siteEntries(): readonly Dirent[];
+  /** Where the crawl finds what earlier builds read of each page, and leaves what it reads afresh until the build is published (cache/page-reads.ts); none: every page is read afresh. */
+  pageReadCache?: CacheFolders;
+  /** Where the site stage finds and leaves the compressed siblings of its files (cache/siblings.ts); none: every file is compressed. */
+  siblingCache?: SiblingCache;
 }
 
 export interface CrawledPage {

@@ -32,7 +32,9 @@ import { createManifest } from './manifest.ts';
 import { createBuildWorkers } from './workers.ts';
 import { astroBuild } from './stages/astro.ts';
 import { company } from './stages/company.ts';
-import { crawl } from './stages/crawl.ts';
+import { crawl, type CrawlResult } from './stages/crawl.ts';
+import { codeVersion } from './cache/code-version.ts';
+import { adoptEntries, pruneEntries, versionFolder } from './cache/store.ts';
 import { extract } from './stages/extract.ts';
 import { pageSource, writePages } from './stages/pages.ts';
 import { pagefindBundle } from './stages/pagefind.ts';
@@ -55,6 +57,8 @@ export interface BuildOptions {
   root?: string;
   /** Use the site already in `distDir` instead of running `astro build`. */
   skipAstro?: boolean;
+  /** Use nothing kept from earlier builds: every page is read afresh (`npm run build -- --full`). */
+  full?: boolean;
   /** Receives whole lines: stage results, warnings, and astro's output when it fails. */
   log?: (line: string) => void;
   /** Receives the running stage's progress. */
@@ -92,6 +96,12 @@ async function sideBySide(abort: AbortController, ...runs: (() => Promise<unknow
   })));
   if (first) throw (first as { error: unknown }).error;
 }
+
+/** Earlier builds' kept work, under the read-model folder, beside `builds/`. */
+const CACHE_DIR = 'cache';
+
+const cacheSummary = ({ keys, hits, damaged }: CrawlResult['cache']): string =>
+  keys.size === 0 ? '' : `, ${hits} from the cache${damaged ? `, ${damaged} unreadable cache entr${damaged === 1 ? 'y' : 'ies'} read again` : ''}`;
 
 /** The stages that take the built site's listing: site and crawl. */
 const SITE_LISTING_USERS = 2;
@@ -171,15 +181,24 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
   const release = await acquireLock(outDir);
   try {
     await fs.mkdir(stagingDir);
+    const version = codeVersion();
+    const cacheOf = (kind: string, what: string) => ({
+      dir: versionFolder(path.join(outDir, CACHE_DIR, kind), version, { full: options.full === true, what, log }),
+      newDir: path.join(stagingDir, `.new-${kind}`),
+    });
+    const pageReads = ctx.pageReadCache = cacheOf('page-reads', 'every page read');
+    const siblings = ctx.siblingCache = { ...cacheOf('siblings', 'every site file compressed'), used: new Set<string>() };
     if (!options.skipAstro) await stage('astro', (c) => astroBuild(c, root), (r) => `${r.pages} pages built`);
     workers.start();
     let sections: Awaited<ReturnType<typeof company>> | undefined;
+    let cacheKeys = new Set<string>();
     let entries: Awaited<ReturnType<typeof writePages>> = [];
     const siteStaged = stage('site', (c) => copySite(c), (r) => `${r.files} files staged, ${r.siblings} gzip/brotli siblings written`);
     await sideBySide(abort,
       () => siteStaged,
       async () => {
-        const crawled = await stage('crawl', (c) => crawl(c), (r) => `${r.pages.length} pages`);
+        const crawled = await stage('crawl', (c) => crawl(c), (r) => `${r.pages.length} pages${cacheSummary(r.cache)}`);
+        cacheKeys = crawled.cache.keys;
         const metas = await stage('extract', (c) => extract(c, crawled.pages), (r) => `${r.length} pages`);
         const pages = pageSource(spillOf(), crawled.pages, metas, abort.signal);
         sections = await stage('company', (c) => company(c, metas), () => `${COMPANY_SECTIONS.length} sections`);
@@ -194,11 +213,20 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
       },
     );
     spill?.remove();
+    adoptEntries(pageReads);
+    adoptEntries(siblings);
 
     const id = await contentId({ siteUrl, pages: entries, company: sections!, searchDir: path.join(stagingDir, 'search') });
     const manifest = createManifest({ buildId, contentId: id, siteUrl, pages: entries, timings: inStageOrder(timings) });
     const published = await stage('publish', (c) => publish(c, manifest), (r) =>
       `current → ${buildId}${r.removed.length ? `, removed ${r.removed.length} old build(s)` : ''}`);
+    // Published: what no page of it uses is dropped; a failure here costs only reads next time.
+    try {
+      pruneEntries(pageReads.dir, cacheKeys);
+      pruneEntries(siblings.dir, siblings.used);
+    } catch (err) {
+      ctx.warn(`cache: not pruned: ${messageOf(err)}`);
+    }
     return {
       buildId,
       buildDir: buildPath(outDir, buildId),

@@ -17,7 +17,7 @@ const RULES: readonly [RegExp, Tier][] = [
   [/^test\/scripts\/bundle-server\.test\.ts$/, 'e2e'],
   [/^test\/scripts\/compare\//, 'unit'],
   [/^test\/build-scripts\/(astro-content-store|content-check|deterministic|files|pipeline-units|render-inputs|slices)\.test\.ts$/, 'unit'],
-  [/^test\/build-scripts\/(lexicon|markdown)\//, 'unit'],
+  [/^test\/build-scripts\/(cache|lexicon|markdown)\//, 'unit'],
   [/^test\/server\/auth\/(client-auth|clients|secrets|tokens)\.test\.ts$/, 'unit'],
   [/^test\/server\/(compression|end-of-turn|memo)\.test\.ts$/, 'unit'],
   [/^test\/server\/discovery\/(llms-budget|openapi)\.test\.ts$/, 'unit'],

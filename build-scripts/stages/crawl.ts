@@ -45,6 +45,8 @@ export interface CrawlResult {
   pages: CrawledPage[];
   /** Published pages no link from the home page reaches (already reported as a warning). */
   unlinked: string[];
+  /** The cache entries this build's pages use, and how many pages were read from the cache, or again in place of an unreadable entry. */
+  cache: { keys: Set<string>; hits: number; damaged: number };
 }
 
 interface Link {
@@ -130,13 +132,20 @@ export async function crawl(ctx: BuildContext): Promise<CrawlResult> {
 
   const read = (pagePath: string): Promise<PageRead> => {
     const file = pageFile(ctx.distDir, pagePath);
-    const reading = forPage(STAGE, pagePath, () => ctx.workers.read({ file, url: new URL(pagePath, site).href }));
+    const task = { file, url: new URL(pagePath, site).href, ...(ctx.pageReadCache ? { cache: ctx.pageReadCache } : {}) };
+    const reading = forPage(STAGE, pagePath, () => ctx.workers.read(task));
     // Read ahead: it may fail before the walk awaits it (the walk stops at the first failure it reaches).
     reading.catch(() => {});
     return reading;
   };
 
+  const cache: CrawlResult['cache'] = { keys: new Set(), hits: 0, damaged: 0 };
   const take = (pagePath: string, r: PageRead): Visited & { links: Link[] } => {
+    if (r.cache) {
+      cache.keys.add(r.cache.key);
+      if (r.cache.state === 'hit') cache.hits++;
+      else if (r.cache.state === 'damaged') cache.damaged++;
+    }
     const links: Link[] = [];
     for (const href of r.redirect ? [...r.hrefs, r.redirect] : r.hrefs) {
       if (href.startsWith('#')) continue;
@@ -196,5 +205,5 @@ export async function crawl(ctx: BuildContext): Promise<CrawlResult> {
 
   const pages = [...visited.values()].filter((v) => v.redirect === null).map((v) => v.page);
   pages.sort(byPath);
-  return { pages, unlinked };
+  return { pages, unlinked, cache };
 }

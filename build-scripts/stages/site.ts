@@ -18,6 +18,7 @@ import { brotliOptions, COMPRESS_MIN_BYTES } from '../../formats/brotli-settings
 import type { BuildContext } from '../context.ts';
 import { BuildError, messageOf } from '../errors.ts';
 import { inSlices } from '../slices.ts';
+import { siblingFile, siblingKey, type SiblingCache, type SiblingExt } from '../cache/siblings.ts';
 
 export const STAGE = 'site';
 export const SITE_DIR = 'site';
@@ -27,7 +28,7 @@ export const EXTENSIONS = ['.html', '.css', '.js', '.mjs', '.json', '.xml', '.tx
  * gzip 6 and brotli 6: higher levels make the files at most a few points smaller for many times
  * the CPU, redone on every build.
  */
-const ENCODERS: readonly (readonly [ext: '.gz' | '.br', encode: (data: Uint8Array) => Buffer])[] = [
+const ENCODERS: readonly (readonly [ext: SiblingExt, encode: (data: Uint8Array) => Buffer])[] = [
   ['.gz', (data) => zlib.gzipSync(data, { level: 6 })],
   ['.br', (data) => zlib.brotliCompressSync(data, brotliOptions(6, data.length))],
 ];
@@ -38,24 +39,28 @@ function compressible(file: string): boolean {
 
 /**
  * Writes `to` (a new file) and, for a text file of COMPRESS_MIN_BYTES or more, its gzip and brotli
- * siblings that are smaller than it; returns how many siblings were written. The Pagefind stage
- * writes its files through it too.
+ * siblings that are smaller than it, linked from `cache` when it has them; returns how many
+ * siblings were written. The Pagefind stage writes its files through it too.
  */
-export function writeWithSiblings(to: string, data: Uint8Array): number {
+export function writeWithSiblings(to: string, data: Uint8Array, cache?: SiblingCache): number {
   fs.writeFileSync(to, data, { flag: 'wx' });
   if (data.length < COMPRESS_MIN_BYTES || !compressible(to)) return 0;
+  const key = cache && siblingKey(data);
   let written = 0;
   for (const [ext, encode] of ENCODERS) {
-    const out = encode(data);
-    if (out.length >= data.length) continue;
-    fs.writeFileSync(to + ext, out, { flag: 'wx' });
+    if (cache && key) {
+      const file = siblingFile(cache, key, ext, data, () => encode(data));
+      if (fs.statSync(file).size >= data.length) continue;
+      fs.linkSync(file, to + ext);
+    } else {
+      const out = encode(data);
+      if (out.length >= data.length) continue;
+      fs.writeFileSync(to + ext, out, { flag: 'wx' });
+    }
     written++;
   }
   return written;
 }
-
-/** Copies `from` to `to` with its siblings (`writeWithSiblings`). */
-const place = (from: string, to: string): number => writeWithSiblings(to, fs.readFileSync(from));
 
 export interface SiteResult {
   files: number;
@@ -82,7 +87,7 @@ export async function copySite(ctx: BuildContext): Promise<SiteResult> {
     const from = path.join(entry.parentPath, entry.name);
     const to = path.join(target, rel(entry));
     try {
-      if (entry.isFile()) siblings += place(from, to);
+      if (entry.isFile()) siblings += writeWithSiblings(to, fs.readFileSync(from), ctx.siblingCache);
       // Symbolic links and the like: as fs.cp copies them.
       else fs.cpSync(from, to, { errorOnExist: true, force: false });
     } catch (err) {

@@ -18,12 +18,22 @@ import { hastToMarkdown, parseHtml } from '../markdown/index.ts';
 import { mainContainer } from '../markdown/select-main.ts';
 import { walkElements } from '../markdown/walk.ts';
 import { readFacts } from '../stages/extract.ts';
+import { loadPageRead, pageReadKey, storePageRead } from '../cache/page-reads.ts';
+import type { CacheFolders } from '../cache/store.ts';
 
 export interface PageReadTask {
   /** The built HTML file. */
   file: string;
   /** The page's URL on SITE_URL: links and images in its Markdown resolve against it. */
   url: string;
+  /** Earlier builds' reads (cache/page-reads.ts), and where this build leaves the reads it makes; none: read afresh. */
+  cache?: CacheFolders;
+}
+
+/** How a read used the cache: its key, and whether the entry was there, missing or unreadable. */
+export interface CacheUse {
+  key: string;
+  state: 'hit' | 'miss' | 'damaged';
 }
 
 export interface PageRead {
@@ -35,6 +45,8 @@ export interface PageRead {
   markdown: string | null;
   /** Why the conversion failed, reported by the pages stage. */
   markdownError?: string;
+  /** Set when the task named a cache; not part of what is cached. */
+  cache?: CacheUse;
 }
 
 /** Link targets, element ids and a meta-refresh target of one document. */
@@ -62,9 +74,20 @@ function addHeading(tree: Root, title: string): void {
   if (container) container.children.unshift(h1);
 }
 
-export async function readPage({ file, url }: PageReadTask): Promise<PageRead> {
+export async function readPage({ file, url, cache }: PageReadTask): Promise<PageRead> {
   // Synchronous: a worker thread blocks only itself, and a promise read costs several times the CPU.
-  const tree = parseHtml(fs.readFileSync(file, 'utf8'));
+  const html = fs.readFileSync(file);
+  if (cache === undefined) return readFresh(html, url);
+  const key = pageReadKey(html, url);
+  const cached = loadPageRead(cache.dir, key);
+  if (cached !== undefined && cached !== 'damaged') return { ...cached, cache: { key, state: 'hit' } };
+  const fresh = readFresh(html, url);
+  storePageRead(cache.newDir, key, fresh);
+  return { ...fresh, cache: { key, state: cached ?? 'miss' } };
+}
+
+function readFresh(html: Buffer, url: string): PageRead {
+  const tree = parseHtml(html.toString('utf8'));
   const { hrefs, ids, redirect } = scan(tree);
   const facts = readFacts(tree);
   const read: PageRead = { hrefs, ids, redirect, facts, markdown: null };

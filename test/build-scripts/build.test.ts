@@ -328,7 +328,7 @@ siteTest('the pointer is replaced by rename: a reader polling it never sees a pa
   assert.equal(bad, [], 'the reader saw a broken pointer or a half-published build');
 
   assert.is.not((await fs.stat(pointerPath(site.outDir))).ino, inode, 'the pointer file was rewritten in place, not renamed over');
-  assert.equal((await fs.readdir(site.outDir)).sort(), ['builds', 'current'], 'no temp files left beside the pointer');
+  assert.equal((await fs.readdir(site.outDir)).sort(), ['builds', 'cache', 'current'], 'no temp files left beside the pointer');
   const kept = (await fs.readdir(path.join(site.outDir, 'builds'))).sort();
   assert.equal(kept, ids.slice(-KEEP_BUILDS), `keeps the newest ${KEEP_BUILDS} builds`);
 });
