@@ -38,6 +38,10 @@ async function main(argv: string[]): Promise<number> {
     });
     reporter.done();
     for (const line of summary(result)) process.stdout.write(line + '\n');
+    if (result.bundleError) {
+      process.stderr.write(result.bundleError + '\n');
+      return 1;
+    }
     return 0;
   } catch (err) {
     reporter.done();

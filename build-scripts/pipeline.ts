@@ -1,7 +1,9 @@
 /**
- * The read-model build: astro → (site | crawl → extract → company → (search | pagefind | pages →
- * validate)) → publish. Everything is written to a staging folder; only the last stage makes it
+ * The read-model build: astro → (site | crawl → extract → company → (search | pages → validate))
+ * → publish → pagefind. Everything is written to a staging folder; only publish makes it
  * visible, so a failure at any point leaves the published model (the `current` pointer) alone.
+ * Pagefind's bundle, which cannot be updated in part and takes longest, follows the publish
+ * (stages/pagefind.ts): the previous bundle is served until it is whole.
  *
  * Memory does not grow with the site's text: the crawl's workers convert each page as they read
  * it and the crawl leaves its Markdown in a spill file (text-spill.ts); the pages stage then makes
@@ -9,9 +11,7 @@
  * search session reads its own pages from the spill when it starts. Runs go side by side so the
  * cores do all of it at once: site, which only reads the built site, on the main thread beside
  * everything else; search, whose page analysis runs in the workers, beside pages and validate
- * (whose checks go to the workers between the search's slices); pagefind, whose Pagefind process
- * indexes while this thread only feeds it, beside them too, its bundle moved into the staged site
- * only once the site stage has ended.
+ * (whose checks go to the workers between the search's slices).
  * Each stage keeps its own progress, timing and failure; when one of them fails, the others stop
  * at their next step, and the build reports the first failure.
  */
@@ -74,13 +74,15 @@ export interface BuildResult {
   previous: string | null;
   manifest: Manifest;
   warnings: string[];
+  /** Why the Pagefind bundle, which follows the publish, was not published; the read model was. */
+  bundleError?: string;
   /** Milliseconds per stage, in running order (publish included). */
   timings: Record<string, number>;
   totalMs: number;
   peakRssBytes: number;
 }
 
-const STAGE_ORDER = ['astro', 'crawl', 'extract', 'company', 'pages', 'search', 'validate', 'site', 'pagefind', 'publish'];
+const STAGE_ORDER = ['astro', 'crawl', 'extract', 'company', 'pages', 'search', 'validate', 'site', 'publish', 'pagefind'];
 
 /** Stage timings in the pipeline's order, whichever of the side-by-side stages finished first. */
 function inStageOrder(timings: Record<string, number>): Record<string, number> {
@@ -106,8 +108,11 @@ const cacheSummary = ({ keys, hits, damaged }: CrawlResult['cache']): string =>
 /** The stages that take the built site's listing: site and crawl. */
 const SITE_LISTING_USERS = 2;
 
-/** The Markdown spill's name in the staging folder: removed before the build is published. */
-const SPILL_FILE = '.markdown.spill';
+/**
+ * The Markdown spill, beside the staging folder (publish's prune removes a crashed build's): it
+ * serves the Pagefind bundle, which follows the publish, and is removed after it.
+ */
+const spillFile = (outDir: string, buildId: string) => path.join(outDir, BUILDS_DIR, `.staging-${buildId}.spill`);
 
 function resolveOptions(options: BuildOptions) {
   let siteUrl: string;
@@ -138,7 +143,7 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
   const workers = createBuildWorkers(options.workers);
   const abort = new AbortController();
   let spill: TextSpill | undefined;
-  const spillOf = (): TextSpill => (spill ??= createTextSpill(path.join(stagingDir, SPILL_FILE)));
+  const spillOf = (): TextSpill => (spill ??= createTextSpill(spillFile(outDir, buildId)));
   // The site and the crawl both need the built site's listing, on the main thread, before any
   // worker has a page, and a large site's listing is slow: one listing serves both. It is
   // forgotten once both have it, so that it is freed with the site stage, not at the build's end.
@@ -193,26 +198,24 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
     let sections: Awaited<ReturnType<typeof company>> | undefined;
     let cacheKeys = new Set<string>();
     let entries: Awaited<ReturnType<typeof writePages>> = [];
-    const siteStaged = stage('site', (c) => copySite(c), (r) => `${r.files} files staged, ${r.siblings} gzip/brotli siblings written`);
+    let pages: ReturnType<typeof pageSource> | undefined;
     await sideBySide(abort,
-      () => siteStaged,
+      () => stage('site', (c) => copySite(c), (r) => `${r.files} files staged, ${r.siblings} gzip/brotli siblings written`),
       async () => {
         const crawled = await stage('crawl', (c) => crawl(c), (r) => `${r.pages.length} pages${cacheSummary(r.cache)}`);
         cacheKeys = crawled.cache.keys;
         const metas = await stage('extract', (c) => extract(c, crawled.pages), (r) => `${r.length} pages`);
-        const pages = pageSource(spillOf(), crawled.pages, metas, abort.signal);
+        const source = pages = pageSource(spillOf(), crawled.pages, metas, abort.signal);
         sections = await stage('company', (c) => company(c, metas), () => `${COMPANY_SECTIONS.length} sections`);
         await sideBySide(abort,
-          () => stage('search', (c) => search(c, pages, new Set(metas.map((m) => m.path))), (r) => `${r.indexed} pages indexed`),
-          () => stage('pagefind', (c) => pagefindBundle(c, pages, siteStaged), (r) => `${r.indexed} pages indexed, ${r.files} files in ${r.parts} part(s)`),
+          () => stage('search', (c) => search(c, source, new Set(metas.map((m) => m.path))), (r) => `${r.indexed} pages indexed`),
           async () => {
-            entries = await stage('pages', (c) => writePages(c, pages), (r) => `${r.length} pages`);
+            entries = await stage('pages', (c) => writePages(c, source), (r) => `${r.length} pages`);
             await stage('validate', (c) => validate(c, entries), () => 'all JSON valid');
           },
         );
       },
     );
-    spill?.remove();
     adoptEntries(pageReads);
     adoptEntries(siblings);
 
@@ -227,6 +230,16 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
     } catch (err) {
       ctx.warn(`cache: not pruned: ${messageOf(err)}`);
     }
+    // The read model is live; the bundle follows it, and failing leaves the previous one served.
+    let bundleError: string | undefined;
+    try {
+      await stage('pagefind', (c) => pagefindBundle(c, pages!), (r) => `${r.indexed} pages indexed, ${r.files} files in ${r.parts} part(s), served at /pagefind/`);
+    } catch (err) {
+      bundleError = `pagefind: ${messageOf(err)}; the read model ${buildId} is published, /pagefind/ still serves the previous bundle`;
+      log(bundleError);
+    } finally {
+      spill?.remove();
+    }
     return {
       buildId,
       buildDir: buildPath(outDir, buildId),
@@ -235,6 +248,7 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
       warnings,
       timings: inStageOrder(timings),
       totalMs: Math.round(performance.now() - started),
+      ...(bundleError === undefined ? {} : { bundleError }),
       peakRssBytes: process.resourceUsage().maxRSS * 1024,
     };
   } catch (err) {

@@ -8,7 +8,9 @@
  *     search mix below over HTTP, one call at a time;
  *   - cold read_page: one request each, one at a time (one connection), to pages never asked
  *     for before (so not in the hot set), end to end over loopback HTTP: p50 / p99;
- *   - search_pages in-process on the same model: the realistic Zipf mix of the micro section;
+ *   - search_pages in-process on the same model: the realistic Zipf mix of the micro section,
+ *     each query's first call included, then the same on the sample site's model, so the growth
+ *     ratio compares like with like;
  *   - a publish under load: a second build of the same pages (hard links, new id) is pointed to
  *     while the load tool reads a page; the time from the pointer switch to `read model swapped`,
  *     and the answers that failed meanwhile.
@@ -47,6 +49,8 @@ export interface LargeRun {
   coldReads: number;
   searchP50Ms: number;
   searchP99Ms: number;
+  /** The same search measurement on the sample site's read model, right after: the baseline of the growth ratio. */
+  sampleSearchP99Ms: number;
   swapMs: number;
   swapFailed: number;
   swapAnswers: number;
@@ -168,6 +172,14 @@ export async function serveLarge(readModel: string, tool: LoadTool, seconds: num
   }
 }
 
+/** The build of the sample site `npm run build` published. */
+async function sampleBuildDir(): Promise<string> {
+  const readModel = parseConfig().readModelDir;
+  const id = await readPointer(readModel);
+  if (id === null) throw new Error('no sample read model: run npm run build first');
+  return buildPath(readModel, id);
+}
+
 export async function runLarge(opts: { sizes: readonly number[]; tool: LoadTool; seconds: number; log(line: string): void }): Promise<LargeReport> {
   await bundleServer();
   const runs: LargeRun[] = [];
@@ -180,10 +192,11 @@ export async function runLarge(opts: { sizes: readonly number[]; tool: LoadTool;
       const served = await serveLarge(built.readModel, opts.tool, opts.seconds, opts.log);
       opts.log('large: search in-process');
       const search = await searchLatencies(built.readModel, served.buildDir);
+      const sample = await searchLatencies(parseConfig().readModelDir, await sampleBuildDir());
       runs.push({
         pages, buildMs: built.buildMs, buildPeakTreeRss: built.buildPeakTreeRss,
         readyMs: served.readyMs, rssAtStart: served.rssAtStart, rssAfterLoad: served.rssAfterLoad, loadRps: served.loadRps,
-        coldP50Ms: served.coldP50Ms, coldP99Ms: served.coldP99Ms, coldReads: served.coldReads, searchP50Ms: search.p50, searchP99Ms: search.p99,
+        coldP50Ms: served.coldP50Ms, coldP99Ms: served.coldP99Ms, coldReads: served.coldReads, searchP50Ms: search.p50, searchP99Ms: search.p99, sampleSearchP99Ms: sample.p99,
         swapMs: served.swapMs, swapFailed: served.swapFailed, swapAnswers: served.swapAnswers,
       });
     } finally {

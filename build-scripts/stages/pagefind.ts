@@ -1,37 +1,63 @@
 /**
- * Pagefind: Pagefind's own bundle of every published page (build-scripts/pagefind-bundle.ts),
- * published in the build's static site as `site/pagefind/`, so clients search the site from a CDN
- * without the API. Its text files get gzip and brotli siblings as the site's do.
- *
- * Pagefind indexes in a process of its own, so the stage runs beside search, pages and validate,
- * this thread only feeding it records. The bundle is written to a folder of its own and moved into
- * `site/` once the site stage has ended: that stage creates `site/` and refuses any file already
- * there, so nothing may be written inside it before it is done.
+ * Pagefind: Pagefind's own bundle of every published page (build-scripts/pagefind-bundle.ts), for
+ * clients that search the site from a CDN without the API. It runs once the build is published
+ * (formats/pagefind-bundle.ts says why): written into `<read model>/pagefind/.staging-<id>/`,
+ * renamed to `<id>/` once whole, then `current` is pointed at it by a new link renamed over the
+ * old, so a client is served one bundle or the other, never a mix. Bundles beyond KEEP_BUNDLES go,
+ * never the current one. Its text files get gzip and brotli siblings as the site's do.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { BUNDLE_DIR } from '../../formats/pagefind-bundle.ts';
+import { BUNDLES_DIR, CURRENT_BUNDLE, currentBundle, KEEP_BUNDLES } from '../../formats/pagefind-bundle.ts';
 import type { BuildContext } from '../context.ts';
 import { writePagefindBundle, type PagefindBundleResult } from '../pagefind-bundle.ts';
 import type { PageSource } from '../search-index/search-index.ts';
-import { SITE_DIR, writeWithSiblings } from './site.ts';
+import { writeWithSiblings } from './site.ts';
 
 export const STAGE = 'pagefind';
 
-/** Where the bundle is written in the staging folder until `site/` is complete. */
-const STAGED_BUNDLE = '.pagefind';
+const STAGING = '.staging-';
+/** Staging folders of crashed builds older than this are removed (younger ones may be running). */
+const STALE_STAGING_MS = 60 * 60 * 1000;
 
-/** `pages`: every page of the read model; `siteStaged`: the site stage, settled once it has ended. */
-export async function pagefindBundle(ctx: BuildContext, pages: PageSource, siteStaged: Promise<unknown>): Promise<PagefindBundleResult> {
-  const staged = path.join(ctx.stagingDir, STAGED_BUNDLE);
-  const result = await writePagefindBundle({
-    pages, outDir: staged, writeFile: writeWithSiblings, progress: ctx.progress, signal: ctx.signal,
-  });
-  if (result.indexed !== pages.length) throw new Error(`the bundle holds ${result.indexed} pages of ${pages.length}`);
-  await siteStaged;
-  const target = path.join(ctx.stagingDir, SITE_DIR, BUNDLE_DIR);
-  // A `pagefind/` the built site carried (an earlier Pagefind run over dist/) is not this build's.
-  fs.rmSync(target, { recursive: true, force: true });
-  fs.renameSync(staged, target);
+/** `pages`: every page of the build just published. */
+export async function pagefindBundle(ctx: BuildContext, pages: PageSource): Promise<PagefindBundleResult> {
+  const root = path.join(ctx.outDir, BUNDLES_DIR);
+  const staged = path.join(root, `${STAGING}${ctx.buildId}`);
+  fs.mkdirSync(root, { recursive: true });
+  let result: PagefindBundleResult;
+  try {
+    result = await writePagefindBundle({ pages, outDir: staged, writeFile: writeWithSiblings, progress: ctx.progress, signal: ctx.signal });
+    if (result.indexed !== pages.length) throw new Error(`the bundle holds ${result.indexed} pages of ${pages.length}`);
+    fs.renameSync(staged, path.join(root, ctx.buildId));
+  } catch (err) {
+    fs.rmSync(staged, { recursive: true, force: true });
+    throw err;
+  }
+  pointAt(root, ctx.buildId);
+  pruneBundles(root);
   return result;
+}
+
+function pointAt(root: string, id: string): void {
+  const link = path.join(root, `.${CURRENT_BUNDLE}-${id}`);
+  fs.rmSync(link, { force: true });
+  fs.symlinkSync(id, link);
+  fs.renameSync(link, path.join(root, CURRENT_BUNDLE));
+}
+
+/** Removes the bundles beyond the newest KEEP_BUNDLES, never the current one, and stale staging folders. */
+export function pruneBundles(root: string): string[] {
+  const current = currentBundle(root);
+  const entries = fs.readdirSync(root, { withFileTypes: true });
+  const bundles = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+  const keep = new Set([...bundles.slice(-KEEP_BUNDLES), current]);
+  const removed = bundles.filter((id) => !keep.has(id));
+  for (const id of removed) fs.rmSync(path.join(root, id), { recursive: true, force: true });
+  for (const e of entries) {
+    if (!e.name.startsWith(STAGING)) continue;
+    const stat = fs.statSync(path.join(root, e.name), { throwIfNoEntry: false });
+    if (stat && Date.now() - stat.mtimeMs > STALE_STAGING_MS) fs.rmSync(path.join(root, e.name), { recursive: true, force: true });
+  }
+  return removed;
 }

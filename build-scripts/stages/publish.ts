@@ -54,8 +54,9 @@ export async function prune(outDir: string, protect: (string | null)[]): Promise
     await fs.rm(path.join(root, id), { recursive: true, force: true });
     removed.push(id);
   }
+  // A crashed build's staging folder and the spill beside it.
   for (const e of entries) {
-    if (!e.isDirectory() || !e.name.startsWith('.staging-')) continue;
+    if (!e.name.startsWith('.staging-')) continue;
     const stat = await fs.stat(path.join(root, e.name)).catch(() => null);
     if (stat && Date.now() - stat.mtimeMs > STALE_STAGING_MS) await fs.rm(path.join(root, e.name), { recursive: true, force: true });
   }

@@ -18,6 +18,7 @@ import { brotliOptions, COMPRESS_MIN_BYTES } from '../../formats/brotli-settings
 import type { BuildContext } from '../context.ts';
 import { BuildError, messageOf } from '../errors.ts';
 import { inSlices } from '../slices.ts';
+import { BUNDLE_PATH } from '../../formats/pagefind-bundle.ts';
 import { siblingFile, siblingKey, type SiblingCache, type SiblingExt } from '../cache/siblings.ts';
 
 export const STAGE = 'site';
@@ -73,14 +74,17 @@ export async function copySite(ctx: BuildContext): Promise<SiteResult> {
   const entries = ctx.siteEntries();
   const rel = (e: fs.Dirent) => path.relative(ctx.distDir, path.join(e.parentPath, e.name));
   fs.mkdirSync(target);
+  // A Pagefind bundle an earlier Pagefind run left in `dist/` is not the build's: the build's own
+  // follows the publish, served at the same path from the read-model folder.
+  const isBundle = (f: string) => f.split(path.sep)[0] === BUNDLE_PATH.slice(1, -1);
   // Parents come before their children in readdir's recursive listing only by chance: sort by depth.
-  const dirs = entries.filter((e) => e.isDirectory()).map(rel).sort((a, b) => a.split(path.sep).length - b.split(path.sep).length);
+  const dirs = entries.filter((e) => e.isDirectory()).map(rel).filter((d) => !isBundle(d)).sort((a, b) => a.split(path.sep).length - b.split(path.sep).length);
   await inSlices(dirs, (dir) => fs.mkdirSync(path.join(target, dir)), () => {}, ctx.signal);
   const all = entries.filter((e) => !e.isDirectory());
   // Siblings an older build left in `dist/` are made again from the file they belong to.
   const sources = new Set(all.map(rel));
   const stale = (f: string) => (f.endsWith('.gz') || f.endsWith('.br')) && compressible(f.slice(0, -3)) && sources.has(f.slice(0, -3));
-  const files = all.filter((e) => !stale(rel(e)));
+  const files = all.filter((e) => !stale(rel(e)) && !isBundle(rel(e)));
 
   let siblings = 0;
   await inSlices(files, (entry) => {

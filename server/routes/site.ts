@@ -3,8 +3,8 @@
  * inside the current read-model build (`builds/<id>/site`, see build-scripts/stages/site.ts), so
  * a rebuild switches pages and read model at once; `DIST_DIR/client` for a build without one.
  * Files are served with their precompressed .br/.gz siblings when accepted; hashed assets under
- * /_astro/ are immutable, pages revalidate; Pagefind's bundle under /pagefind/ has headers of its
- * own (site-pagefind.ts).
+ * /_astro/ are immutable, pages revalidate. Pagefind's bundle under /pagefind/ is served from the
+ * read-model folder's bundles, with headers of its own (site-pagefind.ts).
  *
  * Every page response (HTML, Markdown, 304, the 404 page) carries `Vary: Accept` — a page has an
  * HTML and a Markdown representation (server/routes/markdown.ts), chosen by `Accept` — and a
@@ -27,7 +27,8 @@ import { addVary } from '../http/vary.ts';
 import { CACHE_IMMUTABLE } from '../http/cache-policy.ts';
 import { findPage, sendMarkdown } from './markdown.ts';
 import { API_BASE } from '../paths.ts';
-import { isBundlePath, writeBundleHeaders, writeBundleType } from './site-pagefind.ts';
+import { bundleFiles, isBundlePath, writeBundleHeaders } from './site-pagefind.ts';
+import { BUNDLES_DIR } from '../../formats/pagefind-bundle.ts';
 
 /** Paths that belong to machines: unknown ones get a JSON 404, never the HTML 404 page. */
 const MACHINE_PREFIXES = ['/wp-json/', '/oauth/', '/.well-known/', '/agent/', '/mcp'];
@@ -106,10 +107,6 @@ export function siteFallback(deps: AppDeps): Fallback {
       dotfiles: false,
       extensions: ['html'],
       setHeaders(res, pathname) {
-        if (isBundlePath(pathname)) {
-          writeBundleType(res, pathname);
-          return;
-        }
         if (pathname.startsWith(ASSET_PREFIX)) {
           res.setHeader('Cache-Control', CACHE_IMMUTABLE);
           return;
@@ -134,6 +131,13 @@ export function siteFallback(deps: AppDeps): Fallback {
     };
   };
 
+  // Pagefind's bundle is a script's asset: a file it lacks is the JSON 404, never the HTML page.
+  const bundleNotFound = (_req: IncomingMessage, res: ServerResponse) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    machineNotFound(res);
+  };
+  const bundle = bundleFiles(path.join(deps.config.readModelDir, BUNDLES_DIR), bundleNotFound);
+
   // A build without its own site (fixtures, models written by hand) falls back to DIST_DIR.
   let fallbackFiles: SiteFiles | undefined;
   const perModel = new WeakMap<object, SiteFiles>();
@@ -155,7 +159,13 @@ export function siteFallback(deps: AppDeps): Fallback {
       sendError(res, methodNotAllowed('GET, HEAD', { message: 'El sitio solo admite GET y HEAD.', hint: 'Use GET.' }), deps.log);
       return;
     }
-    if (isBundlePath(pathname)) writeBundleHeaders(res, pathname);
+    if (isBundlePath(pathname)) {
+      writeBundleHeaders(res, pathname);
+      // The DOT_SEGMENT check as for the site: a lookup on disk must refuse dot-files itself.
+      if (DOT_SEGMENT.test(pathname)) bundleNotFound(req, res);
+      else bundle(req, res);
+      return;
+    }
     if (pathname.startsWith(ASSET_PREFIX) || !isPagePath(pathname) || isMachinePath(pathname)) {
       serve(req, res);
       return;

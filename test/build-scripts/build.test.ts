@@ -19,6 +19,7 @@ import { pointerPath, readPointer } from '../../formats/read-model/pointer.ts';
 import { ManifestSchema, ReadModelPageSchema } from '../../formats/schemas/read-model.ts';
 import { CompanyInfoSchema, COMPANY_SECTIONS } from '../../formats/schemas/resources.ts';
 import { pagefindChildren, pagefindChildrenGone } from '../helpers/processes.ts';
+import { BUNDLES_DIR } from '../../formats/pagefind-bundle.ts';
 import { threads, threadsSettled } from '../helpers/threads.ts';
 import { basePages, createFixtureSite, SITE_URL, type FixtureSite, type PageSpec } from './fixture-site.ts';
 
@@ -188,16 +189,17 @@ siteTest('the build\'s site holds copies of Astro\'s files with its own siblings
   assert.is(gunzipSync(await fs.readFile(path.join(secondSite, 'big.svg.gz'))).toString(), changed);
 });
 
-siteTest('the build\'s site holds Pagefind\'s bundle of every page, in place of any pagefind/ dist/ carried', async (site) => {
+siteTest('the build is followed by Pagefind\'s bundle of every page; a pagefind/ dist/ carried is not copied', async (site) => {
   await fs.mkdir(path.join(site.distDir, 'pagefind'));
   await fs.writeFile(path.join(site.distDir, 'pagefind', 'pagefind.js'), 'stale');
   const lines: string[] = [];
   const result = await buildReadModel(options(site, lines));
-  const bundle = path.join(site.outDir, 'builds', result.buildId, 'site', 'pagefind');
+  const bundle = path.join(site.outDir, BUNDLES_DIR, result.buildId);
   for (const file of ['pagefind.js', 'pagefind-entry.json', 'wasm.es.pagefind']) assert.ok(fsSync.existsSync(path.join(bundle, file)), file);
   assert.is.not(await fs.readFile(path.join(bundle, 'pagefind.js'), 'utf8'), 'stale', 'the build\'s own pagefind.js');
   assert.ok((await fs.readdir(path.join(bundle, 'fragment'))).length > 0, 'fragments');
-  assert.type(result.manifest.timings_ms.pagefind, 'number', 'timing of pagefind');
+  assert.not.ok(fsSync.existsSync(path.join(site.outDir, 'builds', result.buildId, 'site', 'pagefind')), 'no bundle in the site');
+  assert.type(result.timings.pagefind, 'number', 'timing of pagefind');
   assert.ok(lines.some((l) => /^✓ pagefind .* 9 pages indexed/.test(l)), lines.join('\n'));
 });
 
@@ -328,7 +330,7 @@ siteTest('the pointer is replaced by rename: a reader polling it never sees a pa
   assert.equal(bad, [], 'the reader saw a broken pointer or a half-published build');
 
   assert.is.not((await fs.stat(pointerPath(site.outDir))).ino, inode, 'the pointer file was rewritten in place, not renamed over');
-  assert.equal((await fs.readdir(site.outDir)).sort(), ['builds', 'cache', 'current'], 'no temp files left beside the pointer');
+  assert.equal((await fs.readdir(site.outDir)).sort(), ['builds', 'cache', 'current', 'pagefind'], 'no temp files left beside the pointer');
   const kept = (await fs.readdir(path.join(site.outDir, 'builds'))).sort();
   assert.equal(kept, ids.slice(-KEEP_BUILDS), `keeps the newest ${KEEP_BUILDS} builds`);
 });

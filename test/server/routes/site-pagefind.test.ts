@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BUNDLE_DIR, BUNDLE_PARTS, BUNDLE_PATH, BUNDLE_SCRIPT } from '../../../formats/pagefind-bundle.ts';
+import { BUNDLE_PARTS, BUNDLE_PATH, BUNDLE_SCRIPT, BUNDLES_DIR, currentBundle } from '../../../formats/pagefind-bundle.ts';
 import { API_BASE } from '../../../server/paths.ts';
 import { request, type RawResponse } from '../../helpers/http.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
@@ -24,11 +24,12 @@ const server = () => (started ??= startTestServer({ fixture: 'built', env: { RAT
 
 const get = async (p: string, headers: Record<string, string> = {}) => request((await server()).origin + p, { headers, decode: false });
 
-/** The bundle's folder in the build the server holds. */
+/** The folder of the bundle the server's read-model folder names as current. */
 async function bundleDir(): Promise<string> {
-  const siteDir = (await server()).model.current().siteDir;
-  assert.ok(siteDir, 'the built read model has its site');
-  return path.join(siteDir, BUNDLE_DIR);
+  const root = path.join((await server()).config.readModelDir, BUNDLES_DIR);
+  const id = currentBundle(root);
+  assert.ok(id, 'the built read model has its bundle');
+  return path.join(root, id!);
 }
 
 /** The first file of the bundle's `folder` whose name ends in `suffix`, as a URL path. */
