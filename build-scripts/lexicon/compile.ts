@@ -146,6 +146,7 @@ export function compileLexicon({ contentDir, paths }: LexiconInput = {}): Compil
     rooms: [...new Set((filler?.categories[ROOMS] ?? []).flatMap((w) => folded(w, `filler.json ${ROOMS}`)))].sort(),
     negations: [...new Set((filler?.categories.negation ?? []).flatMap((w) => folded(w, 'filler.json negation')))].sort(),
     not_offered: (notOffered?.topics ?? []).flatMap((t, i) => t.words.map((w) => folded(w, `not-offered.json #${i}`))),
+    not_offered_things: (notOffered?.topics ?? []).flatMap((t, i) => (t.thing ? t.words.map((w) => folded(w, `not-offered.json #${i}`)) : [])),
   };
   return CompiledLexiconSchema.parse(compiled);
 }

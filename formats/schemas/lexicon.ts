@@ -81,7 +81,16 @@ export const FillerFileSchema = z.object({
  * finds nothing, "cambiar la cerradura tras la mudanza" still finds the locksmith.
  */
 export const NotOfferedFileSchema = z.object({
-  topics: z.array(z.object({ words: z.array(Phrase).min(1), note: Note }).strict()),
+  topics: z.array(z.object({
+    words: z.array(Phrase).min(1),
+    /**
+     * A thing the site never works on (a car): a query naming it is about it, its other words the
+     * thing's parts ("el cristal del coche"), so it finds nothing unless an intent phrase holds the
+     * thing ("cargador coche eléctrico").
+     */
+    thing: z.boolean().optional(),
+    note: Note,
+  }).strict()),
 }).strict();
 
 export const LEXICON_FILES = {
@@ -128,6 +137,8 @@ export const CompiledLexiconSchema = z.object({
   negations: z.array(z.string().regex(/^[a-z0-9]+$/)),
   /** Phrases naming what the site does not offer. */
   not_offered: z.array(Words),
+  /** Of them, the things the site never works on (`thing` in not-offered.json). */
+  not_offered_things: z.array(Words).optional(),
 });
 
 export type CompiledLexicon = z.infer<typeof CompiledLexiconSchema>;

@@ -11,7 +11,8 @@
  *    or an unknown word (a real word nothing on the site or in the lexicon answers: it keeps its
  *    weight, so "mudanza en madrid" finds nothing; so do the lexicon's not-offered words, which
  *    pages may mention in passing), or is corrected by one edit when it is not a real word
- *    ("fontanro"), or is dropped (nothing it could be);
+ *    ("fontanro"), or is dropped (nothing it could be); a query naming a thing the site never
+ *    works on ("coche") is about it, so its other words are unknown too;
  * 4. intents (intents.ts): lexicon phrases whose words the query holds name the pages that
  *    answer them;
  */
@@ -106,6 +107,9 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
   const unknown: Unknown[] = [];
   /** Every word the query means, as stems: what intent phrases are matched against. */
   const meant = new Set<string>();
+  /** The things the query names that the site never works on (a car), with their stems. */
+  const things: Array<{ unknown: Unknown; stems: string[] }> = [];
+  const noteThing = (u: Unknown, words: readonly string[]) => things.push({ unknown: u, stems: words.filter((w) => !lexicon.filler.has(w)).map(stem) });
   /** Of them, the synonyms of the words typed (an intent they complete is a weaker reading). */
   const bySynonym = new Set<string>();
   const onSite = (w: string) => vocabulary.family(w).length > 0;
@@ -147,8 +151,10 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
     if (place) { addCities(place.value); i += place.words.length; continue; }
     const elsewhere = lexicon.notOffered.at(tokens, i);
     if (elsewhere) {
-      unknown.push({ text: elsewhere.words.join(' '), weight: UNKNOWN_WEIGHTS.notOffered });
+      const u = { text: elsewhere.words.join(' '), weight: UNKNOWN_WEIGHTS.notOffered };
+      unknown.push(u);
       for (const w of elsewhere.words) meant.add(stem(w));
+      if (elsewhere.value) noteThing(u, elsewhere.words);
       i += elsewhere.words.length;
       continue;
     }
@@ -187,9 +193,12 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
     const spelled = CHAT_SPELLINGS.map(([from, to]) => w.replace(from, to)).find((x) => x !== w && (onSite(x) || lexicon.knows(x)));
     const fixed = spelled ?? (w.length >= TYPO_MIN ? (vocabulary.correct(w, TYPO_MIN) ?? lexicon.correct(w)) : undefined);
     // A misspelt word for what the site does not offer ("mudansas") is not offered either.
-    if (fixed !== undefined && lexicon.notOffered.at([fixed], 0) !== undefined) {
-      unknown.push({ text: fixed, weight: UNKNOWN_WEIGHTS.notOffered });
+    const misspelt = fixed === undefined ? undefined : lexicon.notOffered.at([fixed], 0);
+    if (fixed !== undefined && misspelt !== undefined) {
+      const u = { text: fixed, weight: UNKNOWN_WEIGHTS.notOffered };
+      unknown.push(u);
       meant.add(stem(fixed));
+      if (misspelt.value) noteThing(u, [fixed]);
     } else if (fixed !== undefined) word(fixed);
     else if (onSite(w)) word(w);
     else dropped++;
@@ -205,7 +214,18 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
     }
   }
 
-  const intents = matchIntents(lexicon.intents, terms, meant, bySynonym);
+  // A thing the site never works on is what the query is about, its other words the thing's parts
+  // ("el cristal del coche"); an intent phrase the query holds, or a synonym of a word typed, that
+  // names it says the site serves it in that sense ("recarga coche", "wallbox"), and it weighs nothing.
+  const served = (stems: readonly string[]) => lexicon.intents.some((it) => it.phrases.some((p) => p.some((x) => stems.includes(x)) && p.every((x) => meant.has(x))))
+    || terms.some((t) => t.alternatives.some((a) => a.words.some((w) => stems.includes(stem(w)))));
+  let aboutThing = false;
+  for (const t of things) {
+    if (served(t.stems)) unknown.splice(unknown.indexOf(t.unknown), 1);
+    else aboutThing = true;
+  }
+  if (aboutThing) for (const t of terms.splice(0)) unknown.push({ text: t.text, weight: UNKNOWN_WEIGHTS.notOffered });
+  const intents = aboutThing ? [] : matchIntents(lexicon.intents, terms, meant, bySynonym);
   const lookedUp = (t: Term) => vocabulary.size === 0
     || t.alternatives.every((a) => a.words.every((w) => vocabulary.familyPages(w) <= SOFT_MAX_PAGE_SHARE * vocabulary.size));
   // English words the lexicon lacks are mostly the grammar around the words it translates: together

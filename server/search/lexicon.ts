@@ -35,6 +35,54 @@ export class PhraseTable<T> {
   }
 }
 
+/** A word and its other number: "cristal" and "cristales", "vidre" and "vidres". */
+const sameWord = (a: string, b: string) => a === b || a === `${b}s` || b === `${a}s` || a === `${b}es` || b === `${a}es`;
+
+/**
+ * What the site does not offer, matched left to right. A phrase of several words matches them in
+ * the singular or plural and across the words between them that say nothing (filler, one or two
+ * letters), and a filler word of its own may be missing: "limpiar cristales" holds "limpiar bien
+ * los cristales", as a not-offered sense of a trade's word is told by its neighbours. One word
+ * matches only as written ("clase" is not "clases").
+ */
+export class NotOfferedTable {
+  private readonly byFirst = new Map<string, Array<Phrase<boolean>>>();
+
+  constructor(entries: Iterable<Phrase<boolean>>, private readonly empty: (w: string) => boolean) {
+    for (const e of entries) {
+      const list = this.byFirst.get(e.words[0]!);
+      if (list) list.push(e);
+      else this.byFirst.set(e.words[0]!, [e]);
+    }
+  }
+
+  /** The longest span starting at `tokens[i]` that a phrase matches: its tokens as typed, and whether the phrase names a thing. */
+  at(tokens: readonly string[], i: number): Phrase<boolean> | undefined {
+    const t = tokens[i]!;
+    let best: Phrase<boolean> | undefined;
+    for (const first of new Set([t, `${t}s`, `${t}es`, t.replace(/s$/, ''), t.replace(/es$/, '')])) {
+      for (const p of this.byFirst.get(first) ?? []) {
+        const end = p.words.length > 1 ? this.span(p.words, tokens, i) : first === t ? i + 1 : i;
+        if (end > i && (best === undefined || end - i > best.words.length)) best = { words: tokens.slice(i, end), value: p.value };
+      }
+    }
+    return best;
+  }
+
+  /** Where a phrase of several words matched from `i` ends, or `i` when it does not. */
+  private span(phrase: readonly string[], tokens: readonly string[], i: number): number {
+    let j = 0;
+    let k = i;
+    while (j < phrase.length) {
+      if (k < tokens.length && sameWord(phrase[j]!, tokens[k]!)) { j++; k++; continue; }
+      if (k > i && k < tokens.length && this.empty(tokens[k]!)) { k++; continue; }
+      if (j > 0 && j < phrase.length - 1 && this.empty(phrase[j]!)) { j++; continue; }
+      return i;
+    }
+    return k;
+  }
+}
+
 export interface Intent {
   /** Words a query must hold (as stems) for each phrase: its non-filler words and negations, or all when every word is filler. */
   phrases: ReadonlyArray<readonly string[]>;
@@ -59,8 +107,8 @@ export class Lexicon {
   readonly filler: ReadonlySet<string>;
   readonly rooms: ReadonlySet<string>;
   /** Filler words never a topic, even alone (function words). */
-  /** Phrases naming what the site does not offer (their words count as unknown in a query). */
-  readonly notOffered: PhraseTable<true>;
+  /** Phrases naming what the site does not offer (their words count as unknown in a query); true for a thing (not_offered_things). */
+  readonly notOffered: NotOfferedTable;
   /** Every word the lexicon uses: such a word is never a typo of something else. */
   private readonly known = new Set<string>();
   /** Known words a typo may be corrected to (four letters or more, no filler), by length. */
@@ -70,7 +118,9 @@ export class Lexicon {
   constructor(compiled: CompiledLexicon, private readonly realWords: { spanish: BloomFilter; english: BloomFilter }, stemOf: (w: string) => string) {
     this.filler = new Set(compiled.filler);
     this.rooms = new Set(compiled.rooms);
-    this.notOffered = new PhraseTable(compiled.not_offered.map((words) => ({ words, value: true as const })));
+    const things = new Set((compiled.not_offered_things ?? []).map((p) => p.join(' ')));
+    this.notOffered = new NotOfferedTable(compiled.not_offered.map((words) => ({ words, value: things.has(words.join(' ')) })),
+      (w) => this.filler.has(w) || /^[a-z0-9]{1,2}$/.test(w));
     const negations = new Set(compiled.negations);
     this.rewrites = new PhraseTable(compiled.rewrites.map(([words, value]) => ({ words, value })));
     // A place the site does not serve names no city: the empty list.

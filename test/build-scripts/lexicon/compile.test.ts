@@ -20,6 +20,9 @@ test('the shipped lexicon compiles and lints clean', () => {
   const lexicon = compileLexicon({ contentDir: content });
   assert.ok(lexicon.intents.length > 100 && lexicon.synonyms.length > 100 && lexicon.rewrites.length > 100);
   assert.ok(lexicon.not_offered.length > 50 && lexicon.filler.length > 200 && lexicon.rooms.length > 10);
+  const notOffered = new Set(lexicon.not_offered.map((p) => p.join(' ')));
+  assert.ok(lexicon.not_offered_things?.some((p) => p.join(' ') === 'coche'), 'vehicles are things');
+  assert.ok((lexicon.not_offered_things ?? []).every((p) => notOffered.has(p.join(' '))), 'every thing is not offered');
   assert.equal(lintLexicon(lexicon), []);
 });
 

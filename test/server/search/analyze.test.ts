@@ -25,19 +25,19 @@ function contentDir(files: Record<string, unknown>): string {
 }
 
 const FILES = {
-  'synonyms.json': { groups: [{ words: ['inodoro', 'WC', 'váter', 'retrete'] }, { words: ['cuadro eléctrico', 'cuadro de luces'] }] },
+  'synonyms.json': { groups: [{ words: ['inodoro', 'WC', 'váter', 'retrete'] }, { words: ['cuadro eléctrico', 'cuadro de luces'] }, { words: ['wallbox', 'cargador del coche'] }] },
   'rewrites.json': { rewrites: [{ from: ['xq', 'pq'], to: 'porque' }, { from: ['plumber'], to: 'fontanero' }] },
-  'intents.json': { intents: [{ phrases: ['se ha ido la luz', 'no hay luz'], guides: ['salta-el-diferencial'], services: ['electricidad'] }] },
+  'intents.json': { intents: [{ phrases: ['se ha ido la luz', 'no hay luz'], guides: ['salta-el-diferencial'], services: ['electricidad'] }, { phrases: ['recarga coche'], services: ['electricidad'] }] },
   'places.json': { cities: { 'a-coruna': ['La Coruña'], sevilla: ['Seville'] }, demonyms: { sevilla: ['sevillano'] }, unserved: ['Donostia', 'San Sebastián'], ignore: ['Centro'] },
-  'not-offered.json': { topics: [{ words: ['movers', 'moving company'] }] },
-  'filler.json': { categories: { function: ['de', 'en', 'la', 'el', 'se', 'ha', 'porque', 'hay', 'un', 'mi', 'para'], negation: ['no'], price: ['barato', 'precios'], generic: ['casa'] } },
+  'not-offered.json': { topics: [{ words: ['movers', 'moving company', 'limpiar cristales'] }, { words: ['coche'], thing: true }] },
+  'filler.json': { categories: { function: ['de', 'del', 'en', 'la', 'el', 'se', 'ha', 'porque', 'hay', 'un', 'mi', 'para'], negation: ['no'], price: ['barato', 'precios'], generic: ['casa'] } },
   'cities.json': [{ id: 'sevilla', name: 'Sevilla', districts: ['Triana', 'Centro'], nearby: ['Dos Hermanas'] }, { id: 'las-palmas', name: 'Las Palmas de Gran Canaria', island: 'Gran Canaria', districts: ['Triana'] }],
 };
 const PATHS = new Set(['/guias/salta-el-diferencial/', '/servicios/electricidad/']);
 
 const vocabulary = new Vocabulary([
   ['fontanero', 30], ['fontaneria', 40], ['inodoro', 12], ['wc', 3], ['cuadro', 20], ['electrico', 25], ['luz', 30],
-  ['casa', 300], ['barato', 2], ['cerrajero', 20], ['pintura', 40], ['reparacion', 100], ['de', 400], ['precios', 30], ['para', 90],
+  ['casa', 300], ['barato', 2], ['cristal', 10], ['recarga', 4], ['cargador', 4], ['coche', 3], ['cambiar', 60], ['cerrajero', 20], ['pintura', 40], ['reparacion', 100], ['de', 400], ['precios', 30], ['para', 90],
 ]);
 const lexicon = new Lexicon(compileLexicon({ contentDir: contentDir(FILES), paths: PATHS }), { spanish: BloomFilter.from(realWordsFilters().spanish), english: BloomFilter.from(realWordsFilters().english) }, stem);
 const plan = (q: string) => analyze(normalizeQuery(q), lexicon, vocabulary);
@@ -95,6 +95,22 @@ test('filler is soft, real unknown words are kept as unknown, typos of non-words
   assert.equal(plan('gestoria').unknown.map((u) => u.text), ['gestoria']);
   assert.equal(plan('xkzqv').terms, [], 'not a word and nothing near: dropped');
   assert.equal(plan('xkzqv').unknown, []);
+});
+
+test('a not-offered phrase holds its words in either number and across filler, and beats the trade word in it', () => {
+  assert.equal(plan('cambiar el cristal').terms.map((t) => t.text), ['cambiar', 'cristal']);
+  const cleaning = plan('limpiar el cristal');
+  assert.equal([cleaning.terms, cleaning.unknown], [[], [{ text: 'limpiar el cristal', weight: UNKNOWN_WEIGHTS.notOffered }]]);
+  assert.equal([plan('coches').unknown, plan('coches').terms.map((t) => t.text)], [[], ['coches']], 'one word only as written');
+});
+
+test('a thing the site never works on takes the query with it, unless an intent names it', () => {
+  const glass = plan('cambiar el cristal del coche');
+  assert.equal([glass.terms, glass.intents], [[], []]);
+  assert.equal(glass.unknown.map((u) => u.text).sort(), ['cambiar', 'coche', 'cristal']);
+  const charger = plan('recarga para el coche');
+  assert.equal([charger.terms.map((t) => t.text), charger.unknown, charger.intents.length], [['recarga'], [], 1], 'served in that sense: it weighs nothing');
+  assert.equal(plan('wallbox para el coche').unknown, [], 'and so when a synonym of a word typed names it');
 });
 
 test('English words the lexicon lacks weigh one unknown Spanish word at most, all together', () => {
