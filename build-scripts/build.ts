@@ -4,7 +4,8 @@
  * the published read model is left as it was.
  *
  * Environment: SITE_URL (canonical origin), DIST_DIR, READ_MODEL_DIR (see formats/settings.ts).
- * `--skip-astro` reuses the site already in dist/client.
+ * `--skip-astro` reuses the site already in dist/client; `--full` has Astro render every page
+ * instead of reusing the unchanged ones from its last build.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -31,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     const result = await buildReadModel({
       skipAstro: argv.includes('--skip-astro'),
+      full: argv.includes('--full'),
       log: reporter.log,
       progress: reporter.progress,
     });

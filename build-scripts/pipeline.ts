@@ -55,6 +55,8 @@ export interface BuildOptions {
   root?: string;
   /** Use the site already in `distDir` instead of running `astro build`. */
   skipAstro?: boolean;
+  /** Have Astro render every page and load every entry, its caches set aside (`--full`). */
+  full?: boolean;
   /** Receives whole lines: stage results, warnings, and astro's output when it fails. */
   log?: (line: string) => void;
   /** Receives the running stage's progress. */
@@ -171,7 +173,9 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
   const release = await acquireLock(outDir);
   try {
     await fs.mkdir(stagingDir);
-    if (!options.skipAstro) await stage('astro', (c) => astroBuild(c, root), (r) => `${r.pages} pages built`);
+    if (!options.skipAstro) {
+      await stage('astro', (c) => astroBuild(c, root, { full: options.full }), (r) => `${r.pages} pages built, ${r.rendered.length} rendered`);
+    }
     workers.start();
     let sections: Awaited<ReturnType<typeof company>> | undefined;
     let entries: Awaited<ReturnType<typeof writePages>> = [];
