@@ -73,12 +73,13 @@ export async function astroBuild(ctx: BuildContext, root: string, options: Astro
 
 /** Leaves Astro's caches as this build may use them, with one line when every page will be rendered. */
 async function prepareCaches(ctx: BuildContext, root: string, options: AstroOptions): Promise<void> {
+  // First in any case: it records the Markdown's inputs the caches are now made with.
+  const cleared = await clearCacheIfInputsChanged(root);
   if (options.full) {
     await clearAstroCaches(root);
     ctx.log('astro: full build: Astro\'s caches cleared, every page rendered');
     return;
   }
-  const cleared = await clearCacheIfInputsChanged(root);
   if (cleared) {
     ctx.log(`astro: caches cleared, every page rendered: ${cleared}`);
     return;
