@@ -15,7 +15,8 @@ export default defineConfig({
   trailingSlash: 'always',
   output: 'static',
   adapter: node({ mode: 'middleware' }),
-  build: { format: 'directory' },
+  // One page at a time, Astro's default: the incremental build below is used only so.
+  build: { format: 'directory', concurrency: 1 },
   // Every built page is listed but the search results' shell, which the server fills per request;
   // the 404 page is left out by the integration itself.
   integrations: [sitemap({ filter: (page) => new URL(page).pathname !== SEARCH_PAGE_PATH })],
@@ -27,4 +28,7 @@ export default defineConfig({
   markdown: { processor: unified({ rehypePlugins: [rehypeScrollTables] }) },
   server: { port: Number(process.env.PORT || 4321) },
   devToolbar: { enabled: false },
+  // Pages of getStaticPaths routes come back from the last build while their cacheKey
+  // (src/lib/cache-key.ts) and code are unchanged; `npm run build -- --full` renders them all.
+  experimental: { incrementalBuild: true },
 });

@@ -20,7 +20,7 @@ export interface StoreEntry {
 export type ContentStore = Map<string, Map<string, StoreEntry>>;
 
 /** Astro's default `cacheDir`, which the project keeps. */
-const cacheDir = (root: string) => path.join(root, 'node_modules', '.astro');
+export const cacheDir = (root: string) => path.join(root, 'node_modules', '.astro');
 const singleFile = (root: string) => path.join(cacheDir(root), 'data-store.json');
 const chunkDir = (root: string) => path.join(cacheDir(root), 'data-store');
 /** The guides' digests as their pages were last found to hold them (content-check.ts). */

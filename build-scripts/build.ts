@@ -4,8 +4,8 @@
  * the published read model is left as it was.
  *
  * Environment: SITE_URL (canonical origin), DIST_DIR, READ_MODEL_DIR (see formats/settings.ts).
- * `--skip-astro` reuses the site already in dist/client; `--full` uses nothing kept from earlier
- * builds (cache/).
+ * `--skip-astro` reuses the site already in dist/client; `--full` reuses nothing from earlier
+ * builds: Astro renders every page, and every page is read and every file compressed afresh.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -57,7 +57,7 @@ export interface BuildOptions {
   root?: string;
   /** Use the site already in `distDir` instead of running `astro build`. */
   skipAstro?: boolean;
-  /** Use nothing kept from earlier builds: every page is read afresh (`npm run build -- --full`). */
+  /** Reuse nothing from earlier builds: Astro renders every page and loads every entry, and every page is read and every file compressed afresh (`--full`). */
   full?: boolean;
   /** Receives whole lines: stage results, warnings, and astro's output when it fails. */
   log?: (line: string) => void;
@@ -193,7 +193,9 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
     });
     const pageReads = ctx.pageReadCache = cacheOf('page-reads', 'every page read');
     const siblings = ctx.siblingCache = { ...cacheOf('siblings', 'every site file compressed'), used: new Set<string>() };
-    if (!options.skipAstro) await stage('astro', (c) => astroBuild(c, root), (r) => `${r.pages} pages built`);
+    if (!options.skipAstro) {
+      await stage('astro', (c) => astroBuild(c, root, { full: options.full }), (r) => `${r.pages} pages built, ${r.rendered.length} rendered`);
+    }
     workers.start();
     let sections: Awaited<ReturnType<typeof company>> | undefined;
     let cacheKeys = new Set<string>();

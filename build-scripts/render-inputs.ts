@@ -1,14 +1,16 @@
 /**
  * Astro renders a guide's Markdown again only when the file's digest, the content config or
- * Astro's config as JSON changed. The Markdown plugins are functions, which that JSON drops: a
- * changed plugin (or a changed remark/rehype package) leaves every guide's cached HTML as it was.
- * So the build keys Astro's content cache on what the Markdown goes through as well, and removes
- * the cache when that changed. Plugins live in src/lib/{remark,rehype}-*.ts (astro.config.mjs).
+ * Astro's config as JSON changed, and reuses a page while its cacheKey and code are unchanged. The
+ * Markdown plugins are functions, which that JSON drops, and no page imports them: a changed
+ * plugin (or a changed remark/rehype package) leaves every guide's cached HTML and page as they
+ * were. So the build keys Astro's caches on what the Markdown goes through as well, and removes
+ * them when that changed. Plugins live in src/lib/{remark,rehype}-*.ts (astro.config.mjs).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { checkedFile, clearContentStore } from './astro-store.ts';
+import { checkedFile } from './astro-store.ts';
+import { clearAstroCaches } from './incremental-cache.ts';
 
 const FILES = ['astro.config.mjs', 'package-lock.json'];
 const PLUGINS = /^(remark|rehype)-.*\.[cm]?[jt]s$/;
@@ -29,14 +31,14 @@ export async function renderInputsDigest(root: string): Promise<string> {
 }
 
 /**
- * Removes Astro's content cache unless it was made with the Markdown's inputs as they are now;
- * says why when it removed one.
+ * Removes Astro's caches unless they were made with the Markdown's inputs as they are now; says
+ * why when it removed one.
  */
 export async function clearCacheIfInputsChanged(root: string): Promise<string | null> {
   const digest = await renderInputsDigest(root);
   const recorded = await fs.readFile(recordFile(root), 'utf8').catch(() => undefined);
   if (recorded === digest) return null;
-  const existed = await clearContentStore(root);
+  const existed = await clearAstroCaches(root);
   await fs.mkdir(path.dirname(recordFile(root)), { recursive: true });
   await fs.writeFile(recordFile(root), digest);
   if (!existed) return null;

@@ -1,15 +1,17 @@
 /**
  * Astro: builds the site (`astro build`) in a child process. Its output is kept out of the way
  * and shown (the last lines) only when it fails; the pages it writes drive the progress line.
- * Astro's content cache is removed first when the Markdown's inputs changed (render-inputs.ts). A
- * site that does not reflect the sources (content-check.ts) is built once more from them alone,
- * the cache removed, and fails the build if it still does not.
+ * Astro reuses the pages whose cacheKey and code are unchanged (experimental.incrementalBuild);
+ * its caches are removed first for a full build, when the Markdown's inputs changed
+ * (render-inputs.ts), or when the incremental cache is not the one the last build checked
+ * (incremental-cache.ts). A site that does not reflect the sources (content-check.ts) is built
+ * once more from them alone, the caches removed, and fails the build if it still does not.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { clearContentStore } from '../astro-store.ts';
 import { findStaleContent } from '../content-check.ts';
+import { clearAstroCaches, clearIncrementalCache, incrementalCacheProblem, recordIncrementalCache } from '../incremental-cache.ts';
 import { clearCacheIfInputsChanged } from '../render-inputs.ts';
 import type { BuildContext } from '../context.ts';
 import { BuildError } from '../errors.ts';
@@ -18,13 +20,25 @@ export const STAGE = 'astro';
 const TAIL_LINES = 40;
 const ANSI = /\x1b\[[0-9;]*m/g;
 
+export interface AstroOptions {
+  /** Render every page and load every entry again: Astro's caches are removed first. */
+  full?: boolean;
+}
+
+export interface AstroResult {
+  /** Pages Astro wrote. */
+  pages: number;
+  /** Of them, those it rendered (their output paths, `/guias/x/index.html`); the others it reused. */
+  rendered: string[];
+}
+
 /** Whether `dir` is `root` or inside it. */
 const inside = (root: string, dir: string) => {
   const rel = path.relative(root, dir);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 };
 
-export async function astroBuild(ctx: BuildContext, root: string): Promise<{ pages: number }> {
+export async function astroBuild(ctx: BuildContext, root: string, options: AstroOptions = {}): Promise<AstroResult> {
   // Astro writes `<outDir>/client` (and `server`): the build's DIST_DIR, so `DIST_DIR=… npm run
   // build` builds and crawls the same folder. Astro runs the pages' code from its output folder,
   // where packages resolve only inside the project: a DIST_DIR elsewhere is built in var/ first
@@ -41,17 +55,39 @@ export async function astroBuild(ctx: BuildContext, root: string): Promise<{ pag
     }
   };
   const check = () => findStaleContent({ root, contentDir: ctx.contentDir, distDir: ctx.distDir });
-  const cleared = await clearCacheIfInputsChanged(root);
-  if (cleared) ctx.log(`astro: content cache cleared: ${cleared}`);
+  await prepareCaches(ctx, root, options);
   const result = await buildOnce();
   const stale = await check();
-  if (!stale) return result;
-  ctx.warn(`astro: ${stale.page} was built from stale content (${stale.detail}); building again with Astro's content cache cleared`);
-  await clearContentStore(root);
+  if (!stale) {
+    await recordIncrementalCache(root);
+    return result;
+  }
+  ctx.warn(`astro: ${stale.page} was built from stale content (${stale.detail}); building again with Astro's caches cleared`);
+  await clearAstroCaches(root);
   const again = await buildOnce();
   const still = await check();
   if (still) throw new BuildError(STAGE, still.page, `the built site does not reflect the sources: ${still.detail}`);
+  await recordIncrementalCache(root);
   return again;
+}
+
+/** Leaves Astro's caches as this build may use them, with one line when every page will be rendered. */
+async function prepareCaches(ctx: BuildContext, root: string, options: AstroOptions): Promise<void> {
+  // First in any case: it records the Markdown's inputs the caches are now made with.
+  const cleared = await clearCacheIfInputsChanged(root);
+  if (options.full) {
+    await clearAstroCaches(root);
+    ctx.log('astro: full build: Astro\'s caches cleared, every page rendered');
+    return;
+  }
+  if (cleared) {
+    ctx.log(`astro: caches cleared, every page rendered: ${cleared}`);
+    return;
+  }
+  const problem = await incrementalCacheProblem(root);
+  if (!problem) return;
+  if (!problem.missing) await clearIncrementalCache(root);
+  ctx.log(`astro: ${problem.reason}: every page rendered`);
 }
 
 /** Replaces `target`'s client/ and server/ with `from`'s (a copy when they are on different file systems). */
@@ -78,7 +114,7 @@ async function astroBin(root: string): Promise<string> {
   return path.join(dir, entry);
 }
 
-async function runAstro(ctx: BuildContext, root: string, outDir: string): Promise<{ pages: number }> {
+async function runAstro(ctx: BuildContext, root: string, outDir: string): Promise<AstroResult> {
   const bin = await astroBin(root);
   const child = spawn(process.execPath, [bin, 'build', '--outDir', outDir], {
     cwd: root,
@@ -86,6 +122,7 @@ async function runAstro(ctx: BuildContext, root: string, outDir: string): Promis
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const tail: string[] = [];
+  const rendered: string[] = [];
   let pages = 0;
   let partial = '';
   const onData = (chunk: Buffer) => {
@@ -95,8 +132,12 @@ async function runAstro(ctx: BuildContext, root: string, outDir: string): Promis
       const line = raw.replace(ANSI, '');
       tail.push(line);
       if (tail.length > TAIL_LINES) tail.shift();
-      // Astro lists each generated page as `├─ /servicios/x/index.html (+3ms)`.
-      if (/[├└]─ \/\S*\.html\b/.test(line)) ctx.progress(++pages);
+      // Astro lists each page it renders as `├─ /servicios/x/index.html (+3ms)`, and each it
+      // reuses with `(cached)` or `(restored)` in place of the time.
+      const page = /[├└]─ (\/\S*\.html)\b(.*)/.exec(line);
+      if (!page) continue;
+      ctx.progress(++pages);
+      if (!/\((?:cached|restored)\)/.test(page[2]!)) rendered.push(page[1]!);
     }
   };
   child.stdout.on('data', onData);
@@ -110,5 +151,5 @@ async function runAstro(ctx: BuildContext, root: string, outDir: string): Promis
     for (const line of tail) ctx.log(`  astro | ${line}`);
     throw new BuildError(STAGE, undefined, `astro build exited with code ${code}`);
   }
-  return { pages };
+  return { pages, rendered };
 }

@@ -66,6 +66,11 @@ async function load(): Promise<SiteData> {
   return { company: companyEntry.data, services, cities, guides };
 }
 
+/** The year the footer's copyright line names: it changes every page's bytes on New Year's Day. */
+export function copyrightYear(): number {
+  return new Date().getFullYear();
+}
+
 export function offersIn(service: Service, cityId: string): boolean {
   return !service.cities || service.cities.includes(cityId as City['id']);
 }

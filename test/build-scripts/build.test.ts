@@ -355,7 +355,7 @@ siteTest('the astro stage runs astro build into DIST_DIR with SITE_URL and telem
   const result = await buildReadModel({ ...options(site, lines), skipAstro: false, root: site.root });
   // Astro writes <outDir>/client: the folder the crawler reads.
   assert.equal(JSON.parse(await fs.readFile(seen, 'utf8')), { argv: ['build', '--outDir', path.dirname(site.distDir)], site: SITE_URL, telemetry: '1' });
-  assert.ok(lines.some((l) => /^✓ astro .* 2 pages built$/.test(l)), lines.join('\n'));
+  assert.ok(lines.some((l) => /^✓ astro .* 2 pages built, 2 rendered$/.test(l)), lines.join('\n'));
   assert.type(result.timings.astro, 'number');
 
   process.env.FAKE_ASTRO_FAIL = '1';
@@ -427,7 +427,7 @@ siteTest('a site astro built from a stale content store is built again from the 
     const second = await build(lines);
     const retried = lines.filter((l) => l.startsWith('warning: astro: '));
     assert.is(retried.length, 1, lines.join('\n'));
-    assert.match(retried[0]!, /^warning: astro: \/guias\/fuga\/ was built from stale content \(Astro's content store holds an older content\/guides\/fuga\.md \(digest [0-9a-f]{16}, the file's is [0-9a-f]{16}\)\); building again with Astro's content cache cleared$/);
+    assert.match(retried[0]!, /^warning: astro: \/guias\/fuga\/ was built from stale content \(Astro's content store holds an older content\/guides\/fuga\.md \(digest [0-9a-f]{16}, the file's is [0-9a-f]{16}\)\); building again with Astro's caches cleared$/);
     assert.ok((await guideMarkdown(second.buildId)).includes('Si gotea el tragaluz'), 'the edit is published');
     assert.equal(second.warnings, [retried[0]!.slice('warning: '.length)]);
 
