@@ -26,8 +26,10 @@ import { CitySlugSchema } from './cities.ts';
  *    checkpoints to reach one page), so a term is scored without decoding its locations.
  * 7: the search index is the project's own (formats/search/index-file.ts): index.bin, postings.bin;
  *    the build's static site holds Pagefind's bundle (`site/pagefind/`, formats/pagefind-bundle.ts).
+ * 8: Pagefind's bundle follows the build, beside the builds (`pagefind/<id>/`, named by
+ *    `pagefind/current`), no longer in its site: an older model is rebuilt so that one is written.
  */
-export const READ_MODEL_SCHEMA_VERSION = 7;
+export const READ_MODEL_SCHEMA_VERSION = 8;
 
 export const PAGE_KINDS = ['home', 'service', 'city', 'service-city', 'guide', 'info'] as const;
 
