@@ -21,6 +21,7 @@ import { demonymForms } from './demonyms.ts';
 export const LEXICON_DIR = 'lexicon';
 /** The filler category whose words are topics only alone (formats/schemas/lexicon.ts). */
 const ROOMS = 'rooms';
+const CLAUSE_BREAKS = 'function-clause';
 
 const ServiceFileSchema = z.array(z.object({
   id: z.string(), name: z.string(), label: z.string().optional(), pro: z.string().optional(), pro_plural: z.string().optional(),
@@ -147,6 +148,7 @@ export function compileLexicon({ contentDir, paths }: LexiconInput = {}): Compil
     negations: [...new Set((filler?.categories.negation ?? []).flatMap((w) => folded(w, 'filler.json negation')))].sort(),
     not_offered: (notOffered?.topics ?? []).flatMap((t, i) => t.words.map((w) => folded(w, `not-offered.json #${i}`))),
     not_offered_things: (notOffered?.topics ?? []).flatMap((t, i) => (t.thing ? t.words.map((w) => folded(w, `not-offered.json #${i}`)) : [])),
+    clause_breaks: [...new Set((filler?.categories[CLAUSE_BREAKS] ?? []).flatMap((w) => folded(w, `filler.json ${CLAUSE_BREAKS}`)))].sort(),
   };
   return CompiledLexiconSchema.parse(compiled);
 }

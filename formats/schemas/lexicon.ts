@@ -67,7 +67,7 @@ export const PlacesFileSchema = z.object({
 /**
  * `filler.json`: words that carry no topic, by category (function words, request phrasing, price,
  * urgency, generic nouns such as "casa"; `function-en`, `function-ca`… for other languages' function
- * words). They rank but never make a page match beside other words; alone, those not in a
+ * words; `function-clause` for the words that begin another clause: "porque", "but"). They rank but never make a page match beside other words; alone, those not in a
  * `function…` category may be what a page's title says ("precios").
  */
 export const FillerFileSchema = z.object({
@@ -139,6 +139,8 @@ export const CompiledLexiconSchema = z.object({
   not_offered: z.array(Words),
   /** Of them, the things the site never works on (`thing` in not-offered.json). */
   not_offered_things: z.array(Words).optional(),
+  /** Filler words that begin another clause (`function-clause`): a thing's parts are the words of its own clause. */
+  clause_breaks: z.array(z.string().regex(/^[a-z0-9]+$/)).optional(),
 });
 
 export type CompiledLexicon = z.infer<typeof CompiledLexiconSchema>;

@@ -107,9 +107,17 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
   const unknown: Unknown[] = [];
   /** Every word the query means, as stems: what intent phrases are matched against. */
   const meant = new Set<string>();
-  /** The things the query names that the site never works on (a car), with their stems. */
-  const things: Array<{ unknown: Unknown; stems: string[] }> = [];
-  const noteThing = (u: Unknown, words: readonly string[]) => things.push({ unknown: u, stems: words.filter((w) => !lexicon.filler.has(w)).map(stem) });
+  /** The clause being read ("…el coche | porque la puerta del garaje no abre"), and by clause the stems meant in it and the terms it holds. */
+  let clause = 0;
+  const meantIn: Set<string>[] = [new Set()];
+  const termClause = new Map<string, number>();
+  const mean = (s: string) => {
+    meant.add(s);
+    meantIn[clause]!.add(s);
+  };
+  /** The things the query names that the site never works on (a car), with their stems and clause. */
+  const things: Array<{ unknown: Unknown; stems: string[]; clause: number }> = [];
+  const noteThing = (u: Unknown, words: readonly string[]) => things.push({ unknown: u, stems: words.filter((w) => !lexicon.filler.has(w)).map(stem), clause });
   /** Of them, the synonyms of the words typed (an intent they complete is a weaker reading). */
   const bySynonym = new Set<string>();
   const onSite = (w: string) => vocabulary.family(w).length > 0;
@@ -130,11 +138,12 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
     const stems = new Set([...typed, ...alternatives.filter((a) => a.words.length === 1).map((a) => stem(a.words[0]!))]);
     for (const s of stems) {
       if (!typed.has(s) && !meant.has(s)) bySynonym.add(s);
-      meant.add(s);
+      mean(s);
       if (typed.has(s)) bySynonym.delete(s);
     }
     if (terms.some((t) => t.text === text)) return;
     terms.push({ text, alternatives, stems });
+    termClause.set(text, clause);
   };
   const word = (w: string): void => {
     const group = lexicon.synonyms.at([w], 0)?.value;
@@ -147,13 +156,17 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
   };
 
   for (let i = 0; i < tokens.length;) {
+    if (lexicon.clauseBreaks.has(tokens[i]!)) {
+      clause++;
+      meantIn.push(new Set());
+    }
     const place = lexicon.places.at(tokens, i);
     if (place) { addCities(place.value); i += place.words.length; continue; }
     const elsewhere = lexicon.notOffered.at(tokens, i);
     if (elsewhere) {
       const u = { text: elsewhere.words.join(' '), weight: UNKNOWN_WEIGHTS.notOffered };
       unknown.push(u);
-      for (const w of elsewhere.words) meant.add(stem(w));
+      for (const w of elsewhere.words) mean(stem(w));
       if (elsewhere.value) noteThing(u, elsewhere.words);
       i += elsewhere.words.length;
       continue;
@@ -170,11 +183,11 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
     // A short word the lexicon groups with others ("wc", "ac") stands for them.
     if (TOO_SHORT.test(w)) {
       if (lexicon.synonyms.at([w], 0) !== undefined) word(w);
-      else meant.add(stem(w));
+      else mean(stem(w));
       continue;
     }
     if (lexicon.filler.has(w)) {
-      meant.add(stem(w));
+      mean(stem(w));
       if (onSite(w) && !soft.some((t) => t.text === w)) soft.push({ text: w, alternatives: [{ words: [w], weight: 1 }], stems: new Set([stem(w)]) });
       continue;
     }
@@ -183,7 +196,7 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
     if (language !== undefined) {
       if (onSite(w)) word(w);
       else unknown.push({ text: w, weight: language === 'en' ? UNKNOWN_WEIGHTS.english : UNKNOWN_WEIGHTS.spanish });
-      meant.add(stem(w));
+      mean(stem(w));
       continue;
     }
     // Not a word: a typo of a place, a chat spelling, a typo of a word, or an inflection the
@@ -197,7 +210,7 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
     if (fixed !== undefined && misspelt !== undefined) {
       const u = { text: fixed, weight: UNKNOWN_WEIGHTS.notOffered };
       unknown.push(u);
-      meant.add(stem(fixed));
+      mean(stem(fixed));
       if (misspelt.value) noteThing(u, [fixed]);
     } else if (fixed !== undefined) word(fixed);
     else if (onSite(w)) word(w);
@@ -214,18 +227,24 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
     }
   }
 
-  // A thing the site never works on is what the query is about, its other words the thing's parts
-  // ("el cristal del coche"); an intent phrase the query holds, or a synonym of a word typed, that
-  // names it says the site serves it in that sense ("recarga coche", "wallbox"), and it weighs nothing.
+  // A thing the site never works on is what its clause is about, the clause's other words the
+  // thing's parts ("el cristal del coche"), not offered either. When another clause holds topics of
+  // its own ("…el coche porque la puerta del garaje no abre"), the thing is an aside there: it weighs
+  // as one not-offered word and its parts as nothing. An intent phrase the query holds, or a synonym
+  // of a word typed, that names it says the site serves it in that sense ("recarga coche",
+  // "wallbox"), and it weighs nothing.
   const served = (stems: readonly string[]) => lexicon.intents.some((it) => it.phrases.some((p) => p.some((x) => stems.includes(x)) && p.every((x) => meant.has(x))))
     || terms.some((t) => t.alternatives.some((a) => a.words.some((w) => stems.includes(stem(w)))));
-  let aboutThing = false;
+  const thingClauses = new Set<number>();
   for (const t of things) {
     if (served(t.stems)) unknown.splice(unknown.indexOf(t.unknown), 1);
-    else aboutThing = true;
+    else thingClauses.add(t.clause);
   }
-  if (aboutThing) for (const t of terms.splice(0)) unknown.push({ text: t.text, weight: UNKNOWN_WEIGHTS.notOffered });
-  const intents = aboutThing ? [] : matchIntents(lexicon.intents, terms, meant, bySynonym);
+  const parts = terms.filter((t) => thingClauses.has(termClause.get(t.text)!));
+  for (const t of parts) terms.splice(terms.indexOf(t), 1);
+  if (terms.length === 0) for (const t of parts) unknown.push({ text: t.text, weight: UNKNOWN_WEIGHTS.notOffered });
+  const meantElsewhere = thingClauses.size === 0 ? meant : new Set(meantIn.filter((_, c) => !thingClauses.has(c)).flatMap((m) => [...m]));
+  const intents = thingClauses.size > 0 && terms.length === 0 ? [] : matchIntents(lexicon.intents, terms, meantElsewhere, bySynonym);
   const lookedUp = (t: Term) => vocabulary.size === 0
     || t.alternatives.every((a) => a.words.every((w) => vocabulary.familyPages(w) <= SOFT_MAX_PAGE_SHARE * vocabulary.size));
   // English words the lexicon lacks are mostly the grammar around the words it translates: together

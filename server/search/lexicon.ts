@@ -106,7 +106,8 @@ export class Lexicon {
   readonly intents: readonly Intent[];
   readonly filler: ReadonlySet<string>;
   readonly rooms: ReadonlySet<string>;
-  /** Filler words never a topic, even alone (function words). */
+  /** Words that begin another clause ("porque", "but"). */
+  readonly clauseBreaks: ReadonlySet<string>;
   /** Phrases naming what the site does not offer (their words count as unknown in a query); true for a thing (not_offered_things). */
   readonly notOffered: NotOfferedTable;
   /** Every word the lexicon uses: such a word is never a typo of something else. */
@@ -118,6 +119,7 @@ export class Lexicon {
   constructor(compiled: CompiledLexicon, private readonly realWords: { spanish: BloomFilter; english: BloomFilter }, stemOf: (w: string) => string) {
     this.filler = new Set(compiled.filler);
     this.rooms = new Set(compiled.rooms);
+    this.clauseBreaks = new Set(compiled.clause_breaks ?? []);
     const things = new Set((compiled.not_offered_things ?? []).map((p) => p.join(' ')));
     this.notOffered = new NotOfferedTable(compiled.not_offered.map((words) => ({ words, value: things.has(words.join(' ')) })),
       (w) => this.filler.has(w) || /^[a-z0-9]{1,2}$/.test(w));

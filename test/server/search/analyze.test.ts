@@ -30,7 +30,7 @@ const FILES = {
   'intents.json': { intents: [{ phrases: ['se ha ido la luz', 'no hay luz'], guides: ['salta-el-diferencial'], services: ['electricidad'] }, { phrases: ['recarga coche'], services: ['electricidad'] }] },
   'places.json': { cities: { 'a-coruna': ['La Coruña'], sevilla: ['Seville'] }, demonyms: { sevilla: ['sevillano'] }, unserved: ['Donostia', 'San Sebastián'], ignore: ['Centro'] },
   'not-offered.json': { topics: [{ words: ['movers', 'moving company', 'limpiar cristales'] }, { words: ['coche'], thing: true }] },
-  'filler.json': { categories: { function: ['de', 'del', 'en', 'la', 'el', 'se', 'ha', 'porque', 'hay', 'un', 'mi', 'para'], negation: ['no'], price: ['barato', 'precios'], generic: ['casa'] } },
+  'filler.json': { categories: { function: ['de', 'del', 'en', 'la', 'el', 'se', 'ha', 'porque', 'hay', 'un', 'mi', 'para'], negation: ['no'], price: ['barato', 'precios'], generic: ['casa'], 'function-clause': ['porque', 'pero'] } },
   'cities.json': [{ id: 'sevilla', name: 'Sevilla', districts: ['Triana', 'Centro'], nearby: ['Dos Hermanas'] }, { id: 'las-palmas', name: 'Las Palmas de Gran Canaria', island: 'Gran Canaria', districts: ['Triana'] }],
 };
 const PATHS = new Set(['/guias/salta-el-diferencial/', '/servicios/electricidad/']);
@@ -111,6 +111,17 @@ test('a thing the site never works on takes the query with it, unless an intent 
   const charger = plan('recarga para el coche');
   assert.equal([charger.terms.map((t) => t.text), charger.unknown, charger.intents.length], [['recarga'], [], 1], 'served in that sense: it weighs nothing');
   assert.equal(plan('wallbox para el coche').unknown, [], 'and so when a synonym of a word typed names it');
+});
+
+test('a thing takes only its own clause: another clause keeps its words and intents', () => {
+  const garage = plan('no puedo sacar el coche porque se ha ido la luz del cuadro');
+  const topics = garage.terms.map((t) => t.text);
+  assert.ok(topics.includes('luz') && topics.includes('cuadro'), `the words after "porque" stay topics: ${topics.join(', ')}`);
+  assert.not.ok(topics.includes('sacar'), 'the thing\'s clause is its parts');
+  assert.ok(garage.unknown.some((u) => u.text === 'coche'), 'the thing still weighs as not offered');
+  assert.is(garage.intents.length, 1, 'an intent of the other clause is matched');
+  const glass = plan('se ha roto el cristal del coche pero no el de casa');
+  assert.not.ok(glass.terms.some((t) => t.text === 'cristal'), 'the thing\'s own clause is still its parts');
 });
 
 test('English words the lexicon lacks weigh one unknown Spanish word at most, all together', () => {
