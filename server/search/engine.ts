@@ -236,7 +236,11 @@ function sameWords(a: readonly WordHits[], b: readonly WordHits[]): boolean {
 /** Each entry weighs at least its share of the bound, so the entry count stays bounded too. */
 const weigh = (bytes: number, bound: number, entries: number) => Math.max(bytes, Math.ceil(bound / entries));
 
-const hitsWeight = (hits: WordHits) => weigh(ENTRY_BYTES + 9 * hits.count + 4 * hits.topical.length, WORD_CACHE_BYTES, WORD_CACHE_ENTRIES);
+/** A word answer weighs the bytes of its columns, whatever their element types. */
+export const hitsWeight = (hits: WordHits): number => weigh(
+  ENTRY_BYTES + hits.docs.byteLength + hits.scores.byteLength + hits.flags.byteLength + hits.topical.byteLength,
+  WORD_CACHE_BYTES, WORD_CACHE_ENTRIES,
+);
 
 const resultBytes = (r: SearchResult) => RESULT_BYTES + 2 * r.excerpt.length;
 const responseBytes = (r: SearchResponse) => RESPONSE_BYTES + 8 * r.results.length + 2 * (r.next_cursor?.length ?? 0);

@@ -9,6 +9,9 @@ import * as assert from 'uvu/assert';
 import { SearchPagesParams } from '../../../server/schemas/params.ts';
 import type { SearchResponse } from '../../../formats/schemas/resources.ts';
 import { openSearch, searchPages, type SearchEngine } from '../../../server/search/index.ts';
+import { hitsWeight } from '../../../server/search/engine.ts';
+import { BODY, wordHitsOf } from '../../../formats/search/word-hits.ts';
+import { TITLE } from '../../../formats/search/match-flags.ts';
 import { buildFixtureIndex, FIXTURE_CURSOR_KEY, pageInfo, type BuiltIndex } from './fixtures.ts';
 import { bufferGrowth, driveInChild } from '../../helpers/cache-memory.ts';
 
@@ -68,6 +71,15 @@ test('ranked lists driven past their bound through HTTP, in three encodings, hol
   // Serialized and compressed responses kept unweighed would hold many times the bound.
   const grown = bufferGrowth(report);
   assert.ok(grown <= 1.5 * report.bound + (1 << 20), `Buffers grew by ${(grown / 2 ** 20).toFixed(1)} MB, bound ${report.bound / 2 ** 20} MB`);
+});
+
+test('a word answer weighs at least the bytes of its columns', () => {
+  const n = 100_000;
+  const docs = Int32Array.from({ length: n }, (_, i) => i);
+  const flags = new Uint8Array(n).fill(BODY | TITLE);
+  const hits = wordHitsOf(docs, new Float64Array(n).fill(1), flags, 1);
+  const columns = hits.docs.byteLength + hits.scores.byteLength + hits.flags.byteLength + hits.topical.byteLength;
+  assert.ok(hitsWeight(hits) >= columns, `weighs ${hitsWeight(hits)} bytes, holds ${columns}`);
 });
 
 test.run();
