@@ -7,6 +7,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import * as devalue from 'devalue';
+import { readIfExists } from './files.ts';
 
 /** One entry as Astro's loaders store it: `digest` and `rendered` only where the loader keeps them. */
 export interface StoreEntry {
@@ -26,14 +27,7 @@ const chunkDir = (root: string) => path.join(cacheDir(root), 'data-store');
 /** The guides' digests as their pages were last found to hold them (content-check.ts). */
 export const checkedFile = (root: string) => path.join(cacheDir(root), 'agentes-checked.json');
 
-async function readIfThere(file: string): Promise<string | undefined> {
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-}
+const readIfThere = async (file: string): Promise<string | undefined> => (await readIfExists(file))?.toString('utf8');
 
 /** The store of the project at `root`, or undefined when it has none. */
 export async function readContentStore(root: string): Promise<ContentStore | undefined> {

@@ -30,6 +30,38 @@ export async function exists(file: string): Promise<boolean> {
   }
 }
 
+/** Staging folders (and the files beside them) of crashed builds older than this are removed; younger ones may be running. */
+const STALE_STAGING_MS = 60 * 60 * 1000;
+
+/**
+ * In `root`, a folder of builds (or of their bundles) named by build ids, which sort by time:
+ * removes those beyond the newest `keepNewest`, never one of `protect`, and stale `.staging-`
+ * entries. Returns the ids removed.
+ */
+export async function pruneNewest(root: string, keepNewest: number, protect: readonly (string | null)[]): Promise<string[]> {
+  const entries = await fs.readdir(root, { withFileTypes: true });
+  const ids = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+  const keep = new Set([...ids.slice(-keepNewest), ...protect.filter((id): id is string => id !== null)]);
+  const removed = ids.filter((id) => !keep.has(id));
+  for (const id of removed) await fs.rm(path.join(root, id), { recursive: true, force: true });
+  for (const e of entries) {
+    if (!e.name.startsWith('.staging-')) continue;
+    const stat = await fs.stat(path.join(root, e.name)).catch(() => null);
+    if (stat && Date.now() - stat.mtimeMs > STALE_STAGING_MS) await fs.rm(path.join(root, e.name), { recursive: true, force: true });
+  }
+  return removed;
+}
+
+/** The bytes of `file`, or undefined when there is no such file. */
+export async function readIfExists(file: string): Promise<Buffer | undefined> {
+  try {
+    return await fs.readFile(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
 export async function writeJson(file: string, value: unknown): Promise<void> {
   await fs.mkdir(path.dirname(file), { recursive: true });
   await fs.writeFile(file, JSON.stringify(value) + '\n');

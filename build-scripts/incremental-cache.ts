@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { cacheDir, clearContentStore } from './astro-store.ts';
+import { readIfExists } from './files.ts';
 
 const manifestFile = (root: string) => path.join(cacheDir(root), 'incremental-build.json');
 /** Where Astro keeps its copies, by their paths in the built output. */
@@ -26,15 +27,6 @@ interface CacheRecord {
 }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-async function readIfThere(file: string): Promise<Buffer | undefined> {
-  try {
-    return await fs.readFile(file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-}
 
 function outputFiles(manifest: Manifest): string[] {
   return Object.values(manifest.routes).flatMap((route) => Object.values(route.paths).map((p) => p.outputFile));
@@ -59,11 +51,11 @@ async function sizeOf(file: string): Promise<number | undefined> {
  * `missing` is true when there is simply none yet.
  */
 export async function incrementalCacheProblem(root: string): Promise<{ reason: string; missing: boolean } | null> {
-  const bytes = await readIfThere(manifestFile(root));
+  const bytes = await readIfExists(manifestFile(root));
   if (bytes === undefined) return { reason: 'no incremental cache yet', missing: true };
   const manifest = parseManifest(bytes);
   if (!manifest) return { reason: 'the incremental cache\'s manifest is damaged', missing: false };
-  const record = await readIfThere(recordFile(root)).then((b) => b && JSON.parse(b.toString('utf8')) as CacheRecord).catch(() => undefined);
+  const record = await readIfExists(recordFile(root)).then((b) => b && JSON.parse(b.toString('utf8')) as CacheRecord).catch(() => undefined);
   if (!record || record.manifest !== sha256(bytes)) return { reason: 'the incremental cache is not the one the last build checked', missing: false };
   for (const file of outputFiles(manifest)) {
     const size = await sizeOf(path.join(copiesDir(root), file));
@@ -75,7 +67,7 @@ export async function incrementalCacheProblem(root: string): Promise<{ reason: s
 
 /** Records the cache Astro just wrote, once the site it built has passed its checks. */
 export async function recordIncrementalCache(root: string): Promise<void> {
-  const bytes = await readIfThere(manifestFile(root));
+  const bytes = await readIfExists(manifestFile(root));
   const manifest = bytes && parseManifest(bytes);
   if (!bytes || !manifest) {
     await fs.rm(recordFile(root), { force: true });

@@ -22,7 +22,7 @@ import { execFileSync } from 'node:child_process';
 import { parseConfig, ROOT } from '../../server/config.ts';
 import { loadModel } from '../../server/read-model/holder.ts';
 import { PageIndex } from '../../formats/read-model/page-index.ts';
-import { buildPath, readPointer, writePointer } from '../../formats/read-model/pointer.ts';
+import { buildPath, writePointer } from '../../formats/read-model/pointer.ts';
 import { PAGE_INDEX_FILE } from '../../formats/schemas/read-model.ts';
 import { SearchPagesParams } from '../../server/schemas/params.ts';
 import { searchPages } from '../../server/search/index.ts';
@@ -31,6 +31,7 @@ import { measure } from '../build/run-build.ts';
 import { generateSite } from '../build/generate-site.ts';
 import { load, type LoadTool } from '../http/load.ts';
 import { startServer } from '../lib/processes.ts';
+import { currentBuildId } from '../lib/read-model-snapshot.ts';
 import { percentile } from '../lib/stats.ts';
 import { commonQueries, realisticQueries, zipfTraffic } from '../micro/queries.ts';
 
@@ -115,7 +116,7 @@ export async function searchLatencies(readModel: string, buildDir: string): Prom
 }
 
 export async function serveLarge(readModel: string, tool: LoadTool, seconds: number, log: (line: string) => void) {
-  const id = (await readPointer(readModel))!;
+  const id = await currentBuildId(readModel);
   const index = await PageIndex.open(path.join(buildPath(readModel, id), PAGE_INDEX_FILE));
   const paths = Array.from({ length: index.size }, (_, i) => index.path(i));
   const hot = paths[Math.floor(paths.length / 2)]!;
@@ -172,14 +173,6 @@ export async function serveLarge(readModel: string, tool: LoadTool, seconds: num
   }
 }
 
-/** The build of the sample site `npm run build` published. */
-async function sampleBuildDir(): Promise<string> {
-  const readModel = parseConfig().readModelDir;
-  const id = await readPointer(readModel);
-  if (id === null) throw new Error('no sample read model: run npm run build first');
-  return buildPath(readModel, id);
-}
-
 export async function runLarge(opts: { sizes: readonly number[]; tool: LoadTool; seconds: number; log(line: string): void }): Promise<LargeReport> {
   await bundleServer();
   const runs: LargeRun[] = [];
@@ -192,7 +185,8 @@ export async function runLarge(opts: { sizes: readonly number[]; tool: LoadTool;
       const served = await serveLarge(built.readModel, opts.tool, opts.seconds, opts.log);
       opts.log('large: search in-process');
       const search = await searchLatencies(built.readModel, served.buildDir);
-      const sample = await searchLatencies(parseConfig().readModelDir, await sampleBuildDir());
+      const sampleModel = parseConfig().readModelDir;
+      const sample = await searchLatencies(sampleModel, buildPath(sampleModel, await currentBuildId(sampleModel)));
       runs.push({
         pages, buildMs: built.buildMs, buildPeakTreeRss: built.buildPeakTreeRss,
         readyMs: served.readyMs, rssAtStart: served.rssAtStart, rssAfterLoad: served.rssAfterLoad, loadRps: served.loadRps,

@@ -23,22 +23,29 @@ const DECODE: Record<SiblingExt, (data: Uint8Array) => Buffer> = {
 
 export const siblingKey = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
 
-function intact(file: string, ext: SiblingExt, data: Uint8Array): boolean {
+/** The size of the entry in `file` when it decompresses to `data`, else undefined (none, or damaged). */
+function intactSize(file: string, ext: SiblingExt, data: Uint8Array): number | undefined {
   try {
-    return DECODE[ext](fs.readFileSync(file)).equals(data);
+    const bytes = fs.readFileSync(file);
+    return DECODE[ext](bytes).equals(data) ? bytes.length : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-/** A file holding `data` compressed as `ext`: the cache's, when it is intact, else `encode`'s output, kept in the build's new entries. */
-export function siblingFile(cache: SiblingCache, key: string, ext: SiblingExt, data: Uint8Array, encode: () => Uint8Array): string {
+/**
+ * A file holding `data` compressed as `ext`, and its size: the cache's, when it is intact, else
+ * `encode`'s output, kept in the build's new entries.
+ */
+export function siblingFile(cache: SiblingCache, key: string, ext: SiblingExt, data: Uint8Array, encode: () => Uint8Array): { file: string; size: number } {
   cache.used.add(key);
   for (const dir of [cache.newDir, cache.dir]) {
     const file = entryFile(dir, key, ext);
-    if (fs.existsSync(file) && intact(file, ext, data)) return file;
+    const size = intactSize(file, ext, data);
+    if (size !== undefined) return { file, size };
   }
   const file = entryFile(cache.newDir, key, ext);
-  writeEntry(file, encode());
-  return file;
+  const bytes = encode();
+  writeEntry(file, bytes);
+  return { file, size: bytes.length };
 }

@@ -13,12 +13,11 @@ import type { BuildContext } from '../context.ts';
 import { writePagefindBundle, type PagefindBundleResult } from '../pagefind-bundle.ts';
 import type { PageSource } from '../search-index/search-index.ts';
 import { writeWithSiblings } from './site.ts';
+import { pruneNewest } from '../files.ts';
 
 export const STAGE = 'pagefind';
 
 const STAGING = '.staging-';
-/** Staging folders of crashed builds older than this are removed (younger ones may be running). */
-const STALE_STAGING_MS = 60 * 60 * 1000;
 
 /** `pages`: every page of the build just published. */
 export async function pagefindBundle(ctx: BuildContext, pages: PageSource): Promise<PagefindBundleResult> {
@@ -35,7 +34,7 @@ export async function pagefindBundle(ctx: BuildContext, pages: PageSource): Prom
     throw err;
   }
   pointAt(root, ctx.buildId);
-  pruneBundles(root);
+  await pruneNewest(root, KEEP_BUNDLES, [currentBundle(root)]);
   return result;
 }
 
@@ -44,20 +43,4 @@ function pointAt(root: string, id: string): void {
   fs.rmSync(link, { force: true });
   fs.symlinkSync(id, link);
   fs.renameSync(link, path.join(root, CURRENT_BUNDLE));
-}
-
-/** Removes the bundles beyond the newest KEEP_BUNDLES, never the current one, and stale staging folders. */
-export function pruneBundles(root: string): string[] {
-  const current = currentBundle(root);
-  const entries = fs.readdirSync(root, { withFileTypes: true });
-  const bundles = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
-  const keep = new Set([...bundles.slice(-KEEP_BUNDLES), current]);
-  const removed = bundles.filter((id) => !keep.has(id));
-  for (const id of removed) fs.rmSync(path.join(root, id), { recursive: true, force: true });
-  for (const e of entries) {
-    if (!e.name.startsWith(STAGING)) continue;
-    const stat = fs.statSync(path.join(root, e.name), { throwIfNoEntry: false });
-    if (stat && Date.now() - stat.mtimeMs > STALE_STAGING_MS) fs.rmSync(path.join(root, e.name), { recursive: true, force: true });
-  }
-  return removed;
 }

@@ -9,12 +9,10 @@ import path from 'node:path';
 import { ManifestSchema, type Manifest } from '../../formats/schemas/read-model.ts';
 import { BUILDS_DIR, buildPath, readPointer, writePointer } from '../../formats/read-model/pointer.ts';
 import type { BuildContext } from '../context.ts';
-import { writeJson, readJson } from '../files.ts';
+import { pruneNewest, writeJson, readJson } from '../files.ts';
 
 export const STAGE = 'publish';
 export const KEEP_BUILDS = 3;
-/** Staging folders of crashed builds older than this are removed (younger ones may be running). */
-const STALE_STAGING_MS = 60 * 60 * 1000;
 /** Built once: `.strict()` returns a new schema, which zod compiles on its first use. */
 const StrictManifest = ManifestSchema.strict();
 
@@ -43,22 +41,5 @@ export async function publish(ctx: BuildContext, manifest: Manifest): Promise<Pu
 }
 
 /** Removes builds beyond the newest KEEP_BUILDS, sparing `protect`, and stale staging folders. */
-export async function prune(outDir: string, protect: (string | null)[]): Promise<string[]> {
-  const root = path.join(outDir, BUILDS_DIR);
-  const entries = await fs.readdir(root, { withFileTypes: true });
-  const builds = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
-  const keep = new Set([...builds.slice(-KEEP_BUILDS), ...protect.filter((id): id is string => id !== null)]);
-  const removed: string[] = [];
-  for (const id of builds) {
-    if (keep.has(id)) continue;
-    await fs.rm(path.join(root, id), { recursive: true, force: true });
-    removed.push(id);
-  }
-  // A crashed build's staging folder and the spill beside it.
-  for (const e of entries) {
-    if (!e.name.startsWith('.staging-')) continue;
-    const stat = await fs.stat(path.join(root, e.name)).catch(() => null);
-    if (stat && Date.now() - stat.mtimeMs > STALE_STAGING_MS) await fs.rm(path.join(root, e.name), { recursive: true, force: true });
-  }
-  return removed;
-}
+export const prune = (outDir: string, protect: (string | null)[]): Promise<string[]> =>
+  pruneNewest(path.join(outDir, BUILDS_DIR), KEEP_BUILDS, protect);

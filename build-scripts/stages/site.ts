@@ -50,8 +50,8 @@ export function writeWithSiblings(to: string, data: Uint8Array, cache?: SiblingC
   let written = 0;
   for (const [ext, encode] of ENCODERS) {
     if (cache && key) {
-      const file = siblingFile(cache, key, ext, data, () => encode(data));
-      if (fs.statSync(file).size >= data.length) continue;
+      const { file, size } = siblingFile(cache, key, ext, data, () => encode(data));
+      if (size >= data.length) continue;
       fs.linkSync(file, to + ext);
     } else {
       const out = encode(data);
