@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { readAt } from '../read-model/read-at.ts';
+import { readInto } from '../read-model/read-at.ts';
 import { POSTINGS_FILE, type SearchIndexFile } from './index-file.ts';
 import { Varints } from './varints.ts';
 
@@ -21,6 +21,8 @@ const NONE: StemPostings = { pages: new Int32Array(0), counts: new Uint32Array(0
 type Index = Pick<SearchIndexFile, 'postingsAt' | 'stemPages' | 'size' | 'postingsSha256'>;
 
 export class PostingsFile {
+  private bytes = Buffer.allocUnsafe(64 * 1024);
+
   private constructor(private fd: number | null, private readonly index: Index) {}
 
   /** Opens postings.bin once its digest is the one index.bin names: a damaged build fails here, not in a search. */
@@ -38,22 +40,23 @@ export class PostingsFile {
     const n = this.index.stemPages[stem] ?? 0;
     if (n === 0) return NONE;
     const from = this.index.postingsAt[stem]!;
-    const to = this.index.postingsAt[stem + 1]!;
-    const bytes = readAt(this.fd, from, to - from);
-    if (bytes.length !== to - from) throw new Error(`postings: stem ${stem} is cut short`);
-    const v = new Varints(bytes);
+    const length = this.index.postingsAt[stem + 1]! - from;
+    // One buffer for every read: a common word's postings are large and read often.
+    if (this.bytes.length < length) this.bytes = Buffer.allocUnsafe(Math.max(length, 2 * this.bytes.length));
+    if (readInto(this.fd, this.bytes, length, from) !== length) throw new Error(`postings: stem ${stem} is cut short`);
+    const v = new Varints(this.bytes);
     const pages = new Int32Array(n);
     let page = 0;
     for (let k = 0; k < n; k++) {
       const gap = v.uint();
       if (k > 0 && gap === 0) throw new Error(`postings: stem ${stem} names a page twice`);
       page += gap;
-      if (page >= this.index.size) throw new Error(`postings: stem ${stem} names page ${page} of ${this.index.size}`);
       pages[k] = page;
     }
+    if (page >= this.index.size) throw new Error(`postings: stem ${stem} names page ${page} of ${this.index.size}`);
     const counts = new Uint32Array(n);
     for (let k = 0; k < n; k++) counts[k] = v.uint();
-    v.endsAt(bytes.length, `stem ${stem}`);
+    v.endsAt(length, `stem ${stem}`);
     return { pages, counts };
   }
 

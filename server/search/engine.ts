@@ -41,7 +41,7 @@ import type { PageStems } from '../../formats/search/page-stems.ts';
 import { HEADING, TITLE } from '../../formats/search/match-flags.ts';
 import { fieldsFactor, namedPages, rank, neededTerms, termWeights, type RankDocs, type TermMatches } from './rank.ts';
 import { isSpecific } from './precision.ts';
-import { BODY, familyKey, WordHitsMaker, type WordHits } from '../../formats/search/word-hits.ts';
+import { BODY, bodyScore, familyKey, WordHitsMaker, type WordHits } from '../../formats/search/word-hits.ts';
 import { TokenPlaces } from './token-places.ts';
 import { ENGLISH_WORDS_FILE, LEXICON_FILE, readIndexFile, SPANISH_WORDS_FILE, TEXTS_FILE, type SearchIndexFile } from '../../formats/search/index-file.ts';
 import { stem } from '../../formats/search/stem-es.ts';
@@ -77,7 +77,8 @@ export const WORD_CACHE_ENTRIES = 600;
  * kept with it as they are made.
  */
 export const CACHE_BYTES = 32 * 2 ** 20;
-export const WORD_CACHE_BYTES = 48 * 2 ** 20;
+/** A word answer's hit is seven bytes (page, mentions, flags), so this holds a few million hits. */
+export const WORD_CACHE_BYTES = 26 * 2 ** 20;
 /** Split page texts kept for cutting excerpts (text-pack.ts): one is read again in tens of microseconds. */
 export const TEXT_CACHE_BYTES = 8 * 2 ** 20;
 /** Heap bytes of an entry besides its columns and what is kept with it (objects, maps). */
@@ -238,7 +239,7 @@ const weigh = (bytes: number, bound: number, entries: number) => Math.max(bytes,
 
 /** A word answer weighs the bytes of its columns, whatever their element types. */
 export const hitsWeight = (hits: WordHits): number => weigh(
-  ENTRY_BYTES + hits.docs.byteLength + hits.scores.byteLength + hits.flags.byteLength + hits.topical.byteLength,
+  ENTRY_BYTES + hits.docs.byteLength + hits.mentions.byteLength + hits.flags.byteLength + hits.topical.byteLength,
   WORD_CACHE_BYTES, WORD_CACHE_ENTRIES,
 );
 
@@ -565,7 +566,7 @@ export class SearchEngine {
             if (c === hits.count) break join;
             if (hits.docs[c] !== d) { i = advance(candidates, i, hits.docs[c]!); continue join; }
             flags |= hits.flags[c]!;
-            sum += hits.scores[c]! / hits.top;
+            sum += bodyScore(hits, c) / hits.top;
           }
           i++;
           this.place(out, weight, a, d, flags, sum / words.length);
@@ -590,7 +591,7 @@ export class SearchEngine {
         for (let j = 0; j < words.length; j++) {
           const hits = words[j]!;
           flags |= hits.flags[at[j]!]!;
-          sum += hits.scores[at[j]!]! / hits.top;
+          sum += bodyScore(hits, at[j]!) / hits.top;
         }
         this.place(out, weight, a, d, flags, sum / words.length);
       }

@@ -8,7 +8,7 @@ import { buildSearchIndex, type IndexPage } from '../../../build-scripts/search-
 import { readIndexFile } from '../../../formats/search/index-file.ts';
 import { HEADING, TITLE } from '../../../formats/search/match-flags.ts';
 import { PostingsFile } from '../../../formats/search/postings.ts';
-import { BODY, WordHitsMaker } from '../../../formats/search/word-hits.ts';
+import { BODY, bodyScore, WordHitsMaker } from '../../../formats/search/word-hits.ts';
 
 const filler = (n: number) => Array.from({ length: n }, (_, i) => `relleno${i}`).join(' ');
 const page = (p: string, title: string, markdown: string): IndexPage => ({ path: p, title, city: '', description: '', markdown });
@@ -31,8 +31,10 @@ test('pages of the stem family, flagged where they matched, scored by mentions a
     const { titles, heads } = file.stems();
     const maker = new WordHitsMaker({ postings, stemIds: file.stemIds(), titles, heads, tokens: (d) => file.tokens(d), averageTokens: file.averageTokens, pages: file.size });
     const hits = maker.make('fontanero');
-    const by = new Map(Array.from(hits.docs, (d, k) => [file.path(d), { flags: hits.flags[k]!, score: hits.scores[k]! }]));
+    const by = new Map(Array.from(hits.docs, (d, k) => [file.path(d), { flags: hits.flags[k]!, score: bodyScore(hits, k) }]));
     assert.equal([...by.keys()], ['/a/', '/b/', '/c/', '/d/', '/e/']);
+    assert.ok(hits.docs.every((d, k) => k === 0 || hits.docs[k - 1]! < d), 'pages ascending, a title-only page among them');
+    assert.equal(Array.from(hits.mentions), [1, 2, 1, 0, 1], 'mentions of the family, title-only none');
     assert.is(by.get('/a/')!.flags, BODY);
     assert.is(by.get('/d/')!.flags, TITLE, 'a title match alone');
     assert.is(by.get('/d/')!.score, 0);

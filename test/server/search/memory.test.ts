@@ -77,8 +77,8 @@ test('a word answer weighs at least the bytes of its columns', () => {
   const n = 100_000;
   const docs = Int32Array.from({ length: n }, (_, i) => i);
   const flags = new Uint8Array(n).fill(BODY | TITLE);
-  const hits = wordHitsOf(docs, new Float64Array(n).fill(1), flags, 1);
-  const columns = hits.docs.byteLength + hits.scores.byteLength + hits.flags.byteLength + hits.topical.byteLength;
+  const hits = wordHitsOf(docs, new Uint32Array(n).fill(70_000), flags, new Float64Array(n).fill(1));
+  const columns = hits.docs.byteLength + hits.mentions.byteLength + hits.flags.byteLength + hits.topical.byteLength;
   assert.ok(hitsWeight(hits) >= columns, `weighs ${hitsWeight(hits)} bytes, holds ${columns}`);
 });
 
