@@ -11,6 +11,8 @@ declare module 'autocannon' {
     duration?: number;
     timeout?: number;
     pipelining?: number;
+    /** Requests per second over all connections, at most. */
+    overallRate?: number;
   }
 
   interface Result {

@@ -5,6 +5,7 @@ import type { MachineInfo } from './lib/machine.ts';
 import { fmt, mb, median, table } from './lib/stats.ts';
 import type { MicroReport } from './micro/run-micro.ts';
 import type { LargeReport } from './large/run-large.ts';
+import type { PublishReport } from './publish/run-publish.ts';
 import type { StartOptionsReport } from './start-options/run-start-options.ts';
 import type { LighthouseBenchReport } from './lighthouse/run-lighthouse.ts';
 import type { Check } from './targets.ts';
@@ -16,6 +17,7 @@ export interface Results {
   micro?: MicroReport;
   build?: BuildReport;
   large?: LargeReport;
+  publish?: PublishReport;
   startOptions?: StartOptionsReport;
   lighthouse?: LighthouseBenchReport;
   checks: Check[];
@@ -151,6 +153,35 @@ function largeSection(large: LargeReport): string {
   ].join('\n');
 }
 
+const seconds = (ms: number) => `${fmt(ms / 1000, 1)} s`;
+const stagesOf = (stages: Record<string, number>) => Object.entries(stages).map(([k, v]) => `${k} ${fmt(v / 1000, 1)}`).join(', ');
+
+function publishSection(publish: PublishReport): string {
+  const out = [
+    '### Publish: from an edit of the sources to live',
+    '',
+    `A copy of the project with generated guides (bench/publish/). Live: from the edit written to the first round of a polling client in which read_page, search_pages, `
+      + `the page with \`Accept: text/markdown\` and its HTML all show it (deleted: 404 and no longer found; renamed service: read_page of its service × city pages; synonym: search_pages). `
+      + `Meanwhile ${publish.tool} reads one page lightly (2 connections, 20 ms between requests). Stage times (s) from the build's manifest, \`pagefind\` (after the publish) from its summary line.`,
+  ];
+  for (const r of publish.runs) {
+    const f = r.full;
+    out.push('', `**${fmt(r.pages)} pages** (${fmt(r.generatedGuides)} generated guides): full build **${seconds(f.wallMs)}** wall, ${seconds(f.cpuMs)} CPU, `
+      + `peak **${mb(f.peakTreeRss)}** summed over the build and its children (largest then: ${f.peakTreeLargest}); stages: ${stagesOf(f.stages)}.`, '',
+    table(['edit', 'live', '÷ full build', 'build to exit', 'pages rendered', 'peak RSS', 'stages', 'failed requests', 'problem'],
+      r.edits.map((e) => [e.kind, `**${seconds(e.liveMs)}**`, `${fmt((100 * e.liveMs) / f.wallMs, 1)} %`, seconds(e.build.wallMs), fmt(e.build.rendered),
+        mb(e.build.peakTreeRss), stagesOf(e.build.stages), `${fmt(e.failed)} of ${fmt(e.answers)}`, e.problem ?? '']),
+    ), '',
+    `Identity: \`--full\` of the edited sources into another READ_MODEL_DIR (${seconds(r.identity.full.wallMs)}): `
+      + (r.identity.differences.length ? `**differs**: ${r.identity.differences.join('; ')}.` : 'same content_id and page hashes as the incremental build.'));
+  }
+  if (publish.runs.length >= 2) {
+    const [a, b] = [...publish.runs].sort((x, y) => x.pages - y.pages).filter((_, i, all) => i === 0 || i === all.length - 1);
+    out.push('', `Full build time per page, ${fmt(b!.pages)} ÷ ${fmt(a!.pages)} pages: **${fmt((b!.full.wallMs / b!.pages) / (a!.full.wallMs / a!.pages), 2)}×**.`);
+  }
+  return out.join('\n');
+}
+
 function startOptionsSection(r: StartOptionsReport): string {
   const both = (bytes: readonly number[]) => bytes.map((b) => fmt(b / 1024 / 1024)).join(' / ');
   return [
@@ -193,6 +224,7 @@ export function renderReport(r: Results): string {
   if (r.micro) parts.push(microSection(r.micro));
   if (r.build) parts.push(buildSection(r.build));
   if (r.large) parts.push(largeSection(r.large));
+  if (r.publish) parts.push(publishSection(r.publish));
   if (r.startOptions) parts.push(startOptionsSection(r.startOptions));
   if (r.lighthouse) parts.push(lighthouseSection(r.lighthouse));
   parts.push(checkSection(r.checks));

@@ -11,6 +11,7 @@ import { METRICS_ON, type HttpReport, type HttpRow } from './http/run-http.ts';
 import type { LargeReport } from './large/run-large.ts';
 import type { LighthouseBenchReport } from './lighthouse/run-lighthouse.ts';
 import type { MicroReport } from './micro/run-micro.ts';
+import type { PublishReport } from './publish/run-publish.ts';
 import type { StartOptionsReport } from './start-options/run-start-options.ts';
 
 export interface Check {
@@ -56,6 +57,16 @@ export const TARGETS = {
     searchP99Ratio: 3,
     buildMs: 6 * 60_000,
     buildRssBytes: 4 * 1024 * MB,
+  },
+  /** Edits of the sources until live, against a full build of the same run (the publish section). */
+  publish: {
+    /** One edited guide, from the edit to every surface: a share of the full build and a ceiling, by size (the largest tier a run reaches; smaller runs are reported). */
+    editedGuide: [{ pages: 10_000, share: 0.05, ms: 10_000 }, { pages: 100_000, share: 0.02, ms: 30_000 }],
+    /** A service renamed: its pages' share of the full build, plus what publishing anything may cost (the one-guide ceiling on 10,000 pages). */
+    renameOverheadMs: 10_000,
+    /** Full build time per page, largest size ÷ smallest. */
+    perPageGrowth: 1.2,
+    fullBuildRssBytes: 16 * 1024 * MB,
   },
 } as const;
 
@@ -156,6 +167,44 @@ function searchGrowthChecks(large: LargeReport): Check[] {
     atMost(`${r.pages} pages: search_pages p99 ÷ the sample site's (same mix, right after)`, r.searchP99Ms / Math.max(r.sampleSearchP99Ms, 0.01), t.searchP99Ratio, '×'));
 }
 
+function publishChecks(report: PublishReport): Check[] {
+  const t = TARGETS.publish;
+  const out = report.runs.flatMap((r) => {
+    const at = `publish, ${r.pages} pages`;
+    const fullS = r.full.wallMs / 1000;
+    const list: Check[] = [
+      atMost(`${at}: full build peak RSS (build and its children)`, r.full.peakTreeRss / MB, t.fullBuildRssBytes / MB, ' MB'),
+      { name: `${at}: --full build of the edited sources ≠ incremental (${r.identity.differences.join('; ') || 'same content_id and page hashes'})`,
+        value: r.identity.differences.length, target: '= 0', pass: r.identity.differences.length === 0 },
+      ...([['full build', r.full], ['--full build of the edited sources', r.identity.full]] as const).filter(([, b]) => b.error)
+        .map(([what, b]) => ({ name: `${at}: ${what}: ${b.error}`, value: 1, target: 'exit 0', pass: false })),
+    ];
+    for (const e of r.edits) {
+      list.push({ name: `${at}: ${e.kind}: live on every surface${e.problem ? ` (${e.problem})` : ''}`, value: e.liveMs / 1000, unit: ' s', target: 'live', pass: !e.problem });
+      list.push({ name: `${at}: ${e.kind}: failed requests under load (of ${e.answers})`, value: e.failed, target: '= 0', pass: e.failed === 0 });
+    }
+    const edited = r.edits.find((e) => e.kind === 'guide edited');
+    const tier = t.editedGuide.filter((x) => x.pages <= r.pages).at(-1);
+    if (edited && tier) {
+      list.push(atMost(`${at}: guide edited, live ÷ full build (${fullS.toFixed(1)} s)`, (100 * edited.liveMs) / r.full.wallMs, tier.share * 100, ' %'));
+      list.push(atMost(`${at}: guide edited, live`, edited.liveMs / 1000, tier.ms / 1000, ' s'));
+    }
+    const renamed = r.edits.find((e) => e.kind.startsWith('service renamed'));
+    if (renamed) {
+      const bound = (r.renamedServicePages / r.pages) * r.full.wallMs + t.renameOverheadMs;
+      list.push(atMost(`${at}: service renamed, live (its ${r.renamedServicePages} pages' share of the full build + ${t.renameOverheadMs / 1000} s)`, renamed.liveMs / 1000, Number((bound / 1000).toFixed(1)), ' s'));
+    }
+    return list;
+  });
+  if (report.runs.length >= 2) {
+    const sorted = [...report.runs].sort((a, b) => a.pages - b.pages);
+    const [small, large] = [sorted[0]!, sorted.at(-1)!];
+    const perPage = (r: typeof small) => r.full.wallMs / r.pages;
+    out.push(atMost(`publish: full build time per page, ${large.pages} ÷ ${small.pages} pages`, perPage(large) / perPage(small), t.perPageGrowth, '×'));
+  }
+  return out;
+}
+
 function startOptionsChecks(r: StartOptionsReport): Check[] {
   const row = (name: string) => r.rows.find((x) => x.variant === name);
   const script = row('start script');
@@ -169,7 +218,7 @@ function startOptionsChecks(r: StartOptionsReport): Check[] {
 }
 
 export function checks(results: {
-  http?: HttpReport; micro?: MicroReport; build?: BuildReport; large?: LargeReport; startOptions?: StartOptionsReport; lighthouse?: LighthouseBenchReport;
+  http?: HttpReport; micro?: MicroReport; build?: BuildReport; large?: LargeReport; publish?: PublishReport; startOptions?: StartOptionsReport; lighthouse?: LighthouseBenchReport;
 }): Check[] {
   return [
     ...(results.http ? httpChecks(results.http) : []),
@@ -177,6 +226,7 @@ export function checks(results: {
     ...(results.build ? buildChecks(results.build) : []),
     ...(results.large ? largeChecks(results.large) : []),
     ...(results.large ? searchGrowthChecks(results.large) : []),
+    ...(results.publish ? publishChecks(results.publish) : []),
     ...(results.startOptions ? startOptionsChecks(results.startOptions) : []),
     ...(results.lighthouse ? results.lighthouse.pages.map((p) => atLeast(`Lighthouse Performance (mobile), ${p.path}`, p.performance, TARGETS.lighthousePerformance)) : []),
   ];

@@ -23,7 +23,7 @@ const SYLLABLES = ['ba', 'ca', 'da', 'fe', 'go', 'la', 'ma', 'ne', 'pi', 'ro', '
 const ENDINGS = ['ción', 'miento', 'ero', 'ería', 'ista', 'ado', 'able', 'oso', 'al', 'ez'];
 
 /** Deterministic PRNG (mulberry32): the same site on every run. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

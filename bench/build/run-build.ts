@@ -55,12 +55,12 @@ export interface Measured {
 
 const SAMPLE_MS = 200;
 
-/** Runs node with `args`, under `/usr/bin/time -v` when present, and reads its peak RSS and CPU. */
-export async function measure(args: string[], env: Record<string, string>): Promise<Measured> {
+/** Runs node with `args` in `cwd`, under `/usr/bin/time -v` when present, and reads its peak RSS and CPU. */
+export async function measure(args: string[], env: Record<string, string>, cwd = ROOT): Promise<Measured> {
   const timed = fs.existsSync(TIME);
   const [cmd, argv] = timed ? [TIME, ['-v', process.execPath, ...args]] : [process.execPath, args];
   const started = performance.now();
-  const child = spawn(cmd, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cmd, argv, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let peakTreeRss = 0;
   let peakTreeLargest = '';
   const sampler = setInterval(() => {

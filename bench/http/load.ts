@@ -38,6 +38,10 @@ export interface LoadOptions {
   tool: LoadTool;
   /** The status every response should have; others are counted as unexpected. */
   expectStatus: number;
+  /** Ends the run early when aborted (`seconds` is then the most it lasts): a load for as long as something else takes. */
+  stop?: AbortSignal;
+  /** Pause of each connection between its requests: a light load that leaves the cores to others. */
+  delayMs?: number;
 }
 
 export type LoadTool = 'wrk' | 'autocannon';
@@ -87,7 +91,7 @@ async function loadWrk(origin: string, request: LoadRequest, opts: LoadOptions):
   const args = ['-t1', `-c${opts.connections}`, `-d${Math.max(1, Math.round(opts.seconds))}s`, '--latency', '--timeout', '10s'];
   for (const [name, value] of Object.entries(request.headers)) args.push('-H', `${name}: ${value}`);
   let script: string | undefined;
-  if (request.method !== 'GET' || request.body !== undefined || request.paths || request.rotate) {
+  if (request.method !== 'GET' || request.body !== undefined || request.paths || request.rotate || opts.delayMs) {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'agentes-wrk-'));
     script = path.join(dir, 'request.lua');
     let lua = `wrk.method = ${luaString(request.method)}\nwrk.body = ${luaString(request.body ?? '')}\n`;
@@ -119,12 +123,18 @@ async function loadWrk(origin: string, request: LoadRequest, opts: LoadOptions):
         '',
       ].join('\n');
     }
+    if (opts.delayMs) lua += `delay = function() return ${Math.round(opts.delayMs)} end\n`;
     await fs.writeFile(script, lua);
     args.push('-s', script);
   }
   args.push(origin + request.path);
   try {
-    const { stdout } = await run('wrk', args, { maxBuffer: 1 << 20 });
+    const running = run('wrk', args, { maxBuffer: 1 << 20 });
+    // SIGINT: wrk stops its connections and still prints its summary.
+    const onStop = () => running.child.kill('SIGINT');
+    if (opts.stop?.aborted) onStop();
+    opts.stop?.addEventListener('abort', onStop, { once: true });
+    const { stdout } = await running.finally(() => opts.stop?.removeEventListener('abort', onStop));
     const count = Number(/(\d+) requests in ([\d.]+)(\w+)/.exec(stdout)?.[1]);
     const seconds = duration(/\d+ requests in ([\d.]+\w+)/.exec(stdout)?.[1]) / 1000;
     const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0);
@@ -158,7 +168,9 @@ async function loadAutocannon(origin: string, request: LoadRequest, opts: LoadOp
     connections: opts.connections,
     duration: opts.seconds,
     timeout: 10,
+    ...(opts.delayMs ? { overallRate: Math.max(1, Math.round((opts.connections * 1000) / opts.delayMs)) } : {}),
   });
+  opts.stop?.addEventListener('abort', () => instance.stop(), { once: true });
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
     if (n === latencies.length) {
       const grown = new Float64Array(latencies.length * 2);

@@ -1,7 +1,7 @@
 /** Command-line options of `npm run bench -- …`. */
 
 export interface BenchArgs {
-  /** Sections to run (default all): http, micro, build, large, lighthouse. */
+  /** Sections to run (default all): http, micro, build, large, publish, start-options, lighthouse. */
   sections: Set<Section>;
   rounds: number;
   seconds: number;
@@ -11,6 +11,8 @@ export interface BenchArgs {
   pages: number;
   /** Sizes of the large-sites section, in pages. */
   largePages: number[];
+  /** Sizes of the publish section, in pages. */
+  publishPages: number[];
   /** Exit non-zero when a measured figure misses its target. */
   check: boolean;
   /** Only the HTTP rows whose name matches. */
@@ -24,7 +26,7 @@ export interface BenchArgs {
   quick: boolean;
 }
 
-export const SECTIONS = ['http', 'micro', 'build', 'large', 'start-options', 'lighthouse'] as const;
+export const SECTIONS = ['http', 'micro', 'build', 'large', 'publish', 'start-options', 'lighthouse'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export const USAGE = `npm run bench -- [options]
@@ -37,6 +39,7 @@ export const USAGE = `npm run bench -- [options]
   --connections N      concurrent connections (default 10)
   --pages N            pages of the generated site for the read-model stage (default 10000)
   --large-pages N,M    sizes of the large-sites section (default 10000,100000; --quick: 2000)
+  --publish-pages N,M  sizes of the publish section (default 10000,100000; --quick: 2000)
   --filter REGEX       only the HTTP rows whose name matches
   --tool wrk|autocannon  load generator (default: wrk when installed)
   --out FILE           also write the Markdown report to FILE
@@ -52,6 +55,7 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     connections: 10,
     pages: quick ? 2000 : 10_000,
     largePages: quick ? [2000] : [10_000, 100_000],
+    publishPages: quick ? [2000] : [10_000, 100_000],
     check: false,
     quick,
   };
@@ -64,6 +68,11 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     const n = Number(value(i));
     if (!Number.isFinite(n) || n < min) throw new Error(`${argv[i]}: expected a number ≥ ${min}`);
     return n;
+  };
+  const sizes = (i: number) => {
+    const list = value(i).split(',').map(Number);
+    if (list.some((n) => !Number.isInteger(n) || n < 500)) throw new Error(`${argv[i]}: whole numbers ≥ 500, comma-separated\n${USAGE}`);
+    return list;
   };
   for (let i = 0; i < argv.length; i++) {
     switch (argv[i]) {
@@ -80,12 +89,8 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
       case '--warmup': args.warmupSeconds = Math.round(number(i++, 0)); break;
       case '--connections': args.connections = Math.round(number(i++, 1)); break;
       case '--pages': args.pages = Math.round(number(i++, 500)); break;
-      case '--large-pages': {
-        const sizes = value(i++).split(',').map(Number);
-        if (sizes.some((n) => !Number.isInteger(n) || n < 500)) throw new Error(`--large-pages: whole numbers ≥ 500, comma-separated\n${USAGE}`);
-        args.largePages = sizes;
-        break;
-      }
+      case '--large-pages': args.largePages = sizes(i++); break;
+      case '--publish-pages': args.publishPages = sizes(i++); break;
       case '--filter': args.filter = new RegExp(value(i++)); break;
       case '--tool': {
         const t = value(i++);

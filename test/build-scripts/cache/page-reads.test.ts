@@ -4,7 +4,6 @@
  * it and the site's compressed siblings publishes exactly what a full build of the same site
  * publishes, through edits, additions and removals.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import { buildReadModel, type BuildResult } from '../../../build-scripts/build.t
 import { loadPageRead } from '../../../build-scripts/cache/page-reads.ts';
 import { readPage } from '../../../build-scripts/tasks/page-read.ts';
 import { basePages, createFixtureSite, pageHtml, SITE_URL, type FixtureSite } from '../fixture-site.ts';
+import { buildIdentity, identityDifferences, siteFiles } from '../../helpers/build-identity.ts';
 
 // New reads go straight into the folder they are read from, as once a build is published.
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'agentes-page-reads-'));
@@ -63,11 +63,8 @@ test('an unreadable entry is reported, read afresh and written again', async () 
 const build = (site: FixtureSite, outDir: string, extra: { full?: boolean; log?: (l: string) => void } = {}): Promise<BuildResult> =>
   buildReadModel({ distDir: site.distDir, outDir, contentDir: site.contentDir, siteUrl: SITE_URL, skipAstro: true, log: () => {}, ...extra });
 
-/** Every file of a build's static site, by path, as a digest of its bytes. */
-function siteFiles(result: BuildResult): Record<string, string> {
-  const root = path.join(result.buildDir, 'site');
-  return Object.fromEntries(entryFiles(root).sort().map((f) => [path.relative(root, f), createHash('sha256').update(fs.readFileSync(f)).digest('hex')]));
-}
+/** The content_id and page hashes of `b` against `a`'s: what differs, none when they are the same. */
+const differences = async (a: BuildResult, b: BuildResult) => identityDifferences(await buildIdentity(a.buildDir), await buildIdentity(b.buildDir));
 
 const pageJson = (result: BuildResult, slug: string) => JSON.parse(fs.readFileSync(path.join(result.buildDir, 'pages', `${slug}.json`), 'utf8')) as { markdown: string };
 
@@ -89,8 +86,8 @@ test('a build reusing earlier reads publishes what a full build publishes: edite
     assert.ok(lines.some((l) => /crawl .*10 pages, 7 from the cache/.test(l)), lines.join('\n'));
     assert.match(pageJson(edited, 'fuga').markdown, 'Si gotea el tragaluz');
     const full = await build(site, fullDir, { full: true });
-    assert.is(edited.manifest.content_id, full.manifest.content_id, 'edit and addition: as a full build');
-    assert.equal(siteFiles(edited), siteFiles(full), 'the same site files and siblings, byte for byte');
+    assert.equal(await differences(edited, full), [], 'edit and addition: as a full build');
+    assert.equal(siteFiles(edited.buildDir), siteFiles(full.buildDir), 'the same site files and siblings, byte for byte');
     assert.is.not(edited.manifest.content_id, first.manifest.content_id);
 
     await site.removePage('/guias/atasco/');
@@ -98,8 +95,8 @@ test('a build reusing earlier reads publishes what a full build publishes: edite
     const removed = await build(site, site.outDir);
     assert.not.ok(fs.existsSync(path.join(removed.buildDir, 'pages', 'atasco.json')), 'the removed page is gone');
     const fullAgain = await build(site, fullDir, { full: true });
-    assert.is(removed.manifest.content_id, fullAgain.manifest.content_id, 'removal: as a full build');
-    assert.equal(siteFiles(removed), siteFiles(fullAgain), 'removal: the same site files');
+    assert.equal(await differences(removed, fullAgain), [], 'removal: as a full build');
+    assert.equal(siteFiles(removed.buildDir), siteFiles(fullAgain.buildDir), 'removal: the same site files');
     const cache = path.join(site.outDir, 'cache', 'page-reads');
     const [version] = fs.readdirSync(cache);
     assert.is(entryFiles(path.join(cache, version!)).length, 9, 'pruned to the pages of the last build');
@@ -108,7 +105,7 @@ test('a build reusing earlier reads publishes what a full build publishes: edite
     lines.length = 0;
     const repaired = await build(site, site.outDir, { log });
     assert.ok(lines.some((l) => /crawl .*9 pages, 7 from the cache, 2 unreadable cache entries read again/.test(l)), lines.join('\n'));
-    assert.is(repaired.manifest.content_id, fullAgain.manifest.content_id, 'damaged entries: as a full build');
+    assert.equal(await differences(repaired, fullAgain), [], 'damaged entries: as a full build');
   } finally {
     await site.cleanup();
   }
