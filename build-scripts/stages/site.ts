@@ -4,7 +4,8 @@
  * as they are (server/routes/site.ts) instead of compressing per request. A sibling that would
  * not be smaller is not written. Running servers serve the site of the model they hold, so it is
  * published with the read model by the same pointer switch; `dist/` is left as Astro wrote it
- * (`astro build` rewriting it in place never reaches a published build).
+ * (`astro build` rewriting it in place never reaches a published build). A file as the published
+ * build holds it is linked from there with its siblings (cache/previous-site.ts).
  *
  * Why one synchronous pass (each file read once; its copy and siblings written from those bytes):
  * this stage creates three files per page, and creating files is, after compression, most of its
@@ -20,6 +21,7 @@ import { BuildError, messageOf } from '../errors.ts';
 import { inSlices } from '../slices.ts';
 import { BUNDLE_PATH } from '../../formats/pagefind-bundle.ts';
 import { siblingFile, siblingKey, type SiblingCache, type SiblingExt } from '../cache/siblings.ts';
+import { sameFile } from '../cache/previous-site.ts';
 
 export const STAGE = 'site';
 export const SITE_DIR = 'site';
@@ -41,15 +43,21 @@ function compressible(file: string): boolean {
 /**
  * Writes `to` (a new file) and, for a text file of COMPRESS_MIN_BYTES or more, its gzip and brotli
  * siblings that are smaller than it, linked from `cache` when it has them; returns how many
- * siblings were written. The Pagefind stage writes its files through it too.
+ * siblings were written. `shared`, a published build's file holding `data` made by the same code
+ * (cache/previous-site.ts), is linked instead, with its siblings. The Pagefind stage writes its
+ * files through it too.
  */
-export function writeWithSiblings(to: string, data: Uint8Array, cache?: SiblingCache): number {
-  fs.writeFileSync(to, data, { flag: 'wx' });
+export function writeWithSiblings(to: string, data: Uint8Array, cache?: SiblingCache, shared?: string): number {
+  if (shared === undefined) fs.writeFileSync(to, data, { flag: 'wx' });
+  else fs.linkSync(shared, to);
   if (data.length < COMPRESS_MIN_BYTES || !compressible(to)) return 0;
   const key = cache && siblingKey(data);
+  if (key) cache!.used.add(key);
   let written = 0;
   for (const [ext, encode] of ENCODERS) {
-    if (cache && key) {
+    if (shared !== undefined && linked(shared + ext, to + ext)) {
+      // As the shared build placed it.
+    } else if (cache && key) {
       const { file, size } = siblingFile(cache, key, ext, data, () => encode(data));
       if (size >= data.length) continue;
       fs.linkSync(file, to + ext);
@@ -61,6 +69,17 @@ export function writeWithSiblings(to: string, data: Uint8Array, cache?: SiblingC
     written++;
   }
   return written;
+}
+
+/** Links `from` as `to`; false when there is no `from` (the shared build wrote no such sibling). */
+function linked(from: string, to: string): boolean {
+  try {
+    fs.linkSync(from, to);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw err;
+  }
 }
 
 export interface SiteResult {
@@ -91,7 +110,11 @@ export async function copySite(ctx: BuildContext): Promise<SiteResult> {
     const from = path.join(entry.parentPath, entry.name);
     const to = path.join(target, rel(entry));
     try {
-      if (entry.isFile()) siblings += writeWithSiblings(to, fs.readFileSync(from), ctx.siblingCache);
+      if (entry.isFile()) {
+        const data = fs.readFileSync(from);
+        const shared = ctx.previousSite === undefined ? undefined : sameFile(path.join(ctx.previousSite, rel(entry)), data);
+        siblings += writeWithSiblings(to, data, ctx.siblingCache, shared);
+      }
       // Symbolic links and the like: as fs.cp copies them.
       else fs.cpSync(from, to, { errorOnExist: true, force: false });
     } catch (err) {

@@ -60,4 +60,18 @@ test('a damaged entry is made again; a sibling no smaller than its file is not p
   }
 });
 
+test('a shared file is linked with the siblings it has; one it lacks is made', () => {
+  const { dir, cache, out } = setup();
+  try {
+    writeWithSiblings(out('old.html'), text, cache);
+    fs.rmSync(out('old.html.br'));
+    assert.is(writeWithSiblings(out('new.html'), text, cache, out('old.html')), 2);
+    assert.is(fs.statSync(out('new.html')).ino, fs.statSync(out('old.html')).ino, 'the file: linked');
+    assert.is(fs.statSync(out('new.html.gz')).ino, fs.statSync(out('old.html.gz')).ino, 'its gzip sibling: linked');
+    assert.ok(zlib.brotliDecompressSync(fs.readFileSync(out('new.html.br'))).equals(text), 'the missing brotli sibling: made');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test.run();
