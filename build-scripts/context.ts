@@ -51,8 +51,8 @@ export interface BuildContext {
   pageReadCache?: CacheFolders;
   /** Where the site stage finds and leaves the compressed siblings of its files (cache/siblings.ts); none: every file is compressed. */
   siblingCache?: SiblingCache;
-  /** The published build's site, when made by the same code: files as it holds them are linked from it (cache/previous-site.ts). */
-  previousSite?: string;
+  /** The published build's folder, when made by the same code: files as it holds them are linked from it (cache/previous-build.ts). */
+  previousBuild?: string;
 }
 
 export interface CrawledPage {

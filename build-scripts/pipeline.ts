@@ -34,12 +34,12 @@ import { astroBuild } from './stages/astro.ts';
 import { company } from './stages/company.ts';
 import { crawl, type CrawlResult } from './stages/crawl.ts';
 import { codeVersion } from './cache/code-version.ts';
-import { previousSite, recordCodeVersion } from './cache/previous-site.ts';
+import { previousBuild, recordCodeVersion } from './cache/previous-build.ts';
 import { adoptEntries, pruneEntries, versionFolder } from './cache/store.ts';
 import { extract } from './stages/extract.ts';
 import { pageSource, writePages } from './stages/pages.ts';
 import { pagefindBundle } from './stages/pagefind.ts';
-import { copySite, SITE_DIR } from './stages/site.ts';
+import { copySite } from './stages/site.ts';
 import { publish } from './stages/publish.ts';
 import { search } from './stages/search.ts';
 import { validate } from './stages/validate.ts';
@@ -195,7 +195,7 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
     const pageReads = ctx.pageReadCache = cacheOf('page-reads', 'every page read');
     const siblings = ctx.siblingCache = { ...cacheOf('siblings', 'every site file compressed'), used: new Set<string>() };
     recordCodeVersion(stagingDir, version);
-    if (!options.full) ctx.previousSite = await previousSite(outDir, version, SITE_DIR);
+    if (!options.full) ctx.previousBuild = await previousBuild(outDir, version);
     if (!options.skipAstro) {
       await stage('astro', (c) => astroBuild(c, root, { full: options.full }), (r) => `${r.pages} pages built, ${r.rendered.length} rendered`);
     }

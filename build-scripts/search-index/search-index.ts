@@ -10,6 +10,7 @@ import { ENGLISH_WORDS_FILE, LEXICON_FILE, SPANISH_WORDS_FILE } from '../../form
 import { compileLexicon } from '../lexicon/compile.ts';
 import { realWordsFilters } from '../lexicon/real-words.ts';
 import { byPath } from '../page-index.ts';
+import { linked } from '../cache/previous-build.ts';
 import { createIndexWriter } from './index-writer.ts';
 import { indexPages, type IndexPage, type PageTerms } from './page-terms.ts';
 
@@ -41,6 +42,8 @@ export async function buildSearchIndex(opts: {
   parallel?: number;
   /** Pages indexed so far. */
   progress?: (done: number) => void;
+  /** A published build's search folder made by the same code: its real-words filters are linked, not made again. */
+  sharedFrom?: string;
 }): Promise<{ indexed: number }> {
   const { outDir, siteUrl } = opts;
   const pages: PageSource = 'read' in opts.pages ? opts.pages : [...opts.pages].sort(byPath);
@@ -81,9 +84,16 @@ export async function buildSearchIndex(opts: {
     }));
     writer.finish({ site_url: siteUrl, vocabulary: [...df].sort((a, b) => (a[0] < b[0] ? -1 : 1)) });
     await fs.writeFile(path.join(outDir, LEXICON_FILE), JSON.stringify(opts.lexicon ?? compileLexicon()));
-    const realWords = realWordsFilters();
-    await fs.writeFile(path.join(outDir, SPANISH_WORDS_FILE), realWords.spanish);
-    await fs.writeFile(path.join(outDir, ENGLISH_WORDS_FILE), realWords.english);
+    // The filters come from the locked word lists alone, and making them costs as much as
+    // indexing thousands of pages.
+    const files = [SPANISH_WORDS_FILE, ENGLISH_WORDS_FILE];
+    const shared = opts.sharedFrom;
+    if (shared === undefined || !files.every((f) => linked(path.join(shared, f), path.join(outDir, f)))) {
+      const realWords = realWordsFilters();
+      for (const f of files) await fs.rm(path.join(outDir, f), { force: true });
+      await fs.writeFile(path.join(outDir, SPANISH_WORDS_FILE), realWords.spanish);
+      await fs.writeFile(path.join(outDir, ENGLISH_WORDS_FILE), realWords.english);
+    }
     return { indexed };
   } finally {
     writer.close();

@@ -29,6 +29,7 @@ export async function search(ctx: BuildContext, pages: PageSource, paths: Readon
     pages, outDir: path.join(ctx.stagingDir, 'search'), siteUrl: ctx.siteUrl, lexicon,
     runSlice: (task) => ctx.workers.index(task), parallel: ctx.workers.size,
     progress: (done) => ctx.progress(done, pages.length),
+    ...(ctx.previousBuild === undefined ? {} : { sharedFrom: path.join(ctx.previousBuild, 'search') }),
   });
   if (result.indexed !== pages.length) throw new Error(`the index holds ${result.indexed} pages of ${pages.length}`);
   return result;

@@ -5,7 +5,7 @@
  * not be smaller is not written. Running servers serve the site of the model they hold, so it is
  * published with the read model by the same pointer switch; `dist/` is left as Astro wrote it
  * (`astro build` rewriting it in place never reaches a published build). A file as the published
- * build holds it is linked from there with its siblings (cache/previous-site.ts).
+ * build holds it is linked from there with its siblings (cache/previous-build.ts).
  *
  * Why one synchronous pass (each file read once; its copy and siblings written from those bytes):
  * this stage creates three files per page, and creating files is, after compression, most of its
@@ -21,7 +21,7 @@ import { BuildError, messageOf } from '../errors.ts';
 import { inSlices } from '../slices.ts';
 import { BUNDLE_PATH } from '../../formats/pagefind-bundle.ts';
 import { siblingFile, siblingKey, type SiblingCache, type SiblingExt } from '../cache/siblings.ts';
-import { sameFile } from '../cache/previous-site.ts';
+import { linked, sameFile } from '../cache/previous-build.ts';
 
 export const STAGE = 'site';
 export const SITE_DIR = 'site';
@@ -44,7 +44,7 @@ function compressible(file: string): boolean {
  * Writes `to` (a new file) and, for a text file of COMPRESS_MIN_BYTES or more, its gzip and brotli
  * siblings that are smaller than it, linked from `cache` when it has them; returns how many
  * siblings were written. `shared`, a published build's file holding `data` made by the same code
- * (cache/previous-site.ts), is linked instead, with its siblings. The Pagefind stage writes its
+ * (cache/previous-build.ts), is linked instead, with its siblings. The Pagefind stage writes its
  * files through it too.
  */
 export function writeWithSiblings(to: string, data: Uint8Array, cache?: SiblingCache, shared?: string): number {
@@ -69,17 +69,6 @@ export function writeWithSiblings(to: string, data: Uint8Array, cache?: SiblingC
     written++;
   }
   return written;
-}
-
-/** Links `from` as `to`; false when there is no `from` (the shared build wrote no such sibling). */
-function linked(from: string, to: string): boolean {
-  try {
-    fs.linkSync(from, to);
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw err;
-  }
 }
 
 export interface SiteResult {
@@ -112,7 +101,7 @@ export async function copySite(ctx: BuildContext): Promise<SiteResult> {
     try {
       if (entry.isFile()) {
         const data = fs.readFileSync(from);
-        const shared = ctx.previousSite === undefined ? undefined : sameFile(path.join(ctx.previousSite, rel(entry)), data);
+        const shared = ctx.previousBuild === undefined ? undefined : sameFile(path.join(ctx.previousBuild, SITE_DIR, rel(entry)), data);
         siblings += writeWithSiblings(to, data, ctx.siblingCache, shared);
       }
       // Symbolic links and the like: as fs.cp copies them.
