@@ -2,7 +2,7 @@
 import type { Dirent } from 'node:fs';
 import type { ReadModelPage } from '../formats/schemas/read-model.ts';
 import type { PageRead, PageReadTask } from './tasks/page-read.ts';
-import type { IndexPage, PageTerms } from './search-index/page-terms.ts';
+import type { IndexedSlice, IndexPage } from './search-index/page-terms.ts';
 import type { PackCheckTask, PackProblem } from './stages/validate.ts';
 import type { SpillRef, TextSpill } from './text-spill.ts';
 import type { CacheFolders } from './cache/store.ts';
@@ -14,7 +14,7 @@ export interface BuildWorkers {
   readonly size: number;
   read(task: PageReadTask): Promise<PageRead>;
   /** What the search index holds of consecutive pages (search-index/page-terms.ts). */
-  index(task: { pages: IndexPage[] }): Promise<PageTerms[]>;
+  index(task: { pages: IndexPage[]; cache?: CacheFolders }): Promise<IndexedSlice>;
   /** Null when the packed pages are valid, else what is wrong with the first that is not. */
   check(task: PackCheckTask): Promise<PackProblem | null>;
 }
@@ -51,6 +51,8 @@ export interface BuildContext {
   pageReadCache?: CacheFolders;
   /** Where the site stage finds and leaves the compressed siblings of its files (cache/siblings.ts); none: every file is compressed. */
   siblingCache?: SiblingCache;
+  /** Where the search stage finds and leaves each page's terms (cache/page-terms.ts); none: every page is analysed. */
+  pageTermsCache?: CacheFolders;
   /** The published build's folder, when made by the same code: files as it holds them are linked from it (cache/previous-build.ts). */
   previousBuild?: string;
 }

@@ -194,6 +194,8 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
     });
     const pageReads = ctx.pageReadCache = cacheOf('page-reads', 'every page read');
     const siblings = ctx.siblingCache = { ...cacheOf('siblings', 'every site file compressed'), used: new Set<string>() };
+    const pageTerms = ctx.pageTermsCache = cacheOf('page-terms', 'every page analysed for search');
+    let termKeys = new Set<string>();
     recordCodeVersion(stagingDir, version);
     if (!options.full) ctx.previousBuild = await previousBuild(outDir, version);
     if (!options.skipAstro) {
@@ -213,7 +215,10 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
         const source = pages = pageSource(spillOf(), crawled.pages, metas, abort.signal);
         sections = await stage('company', (c) => company(c, metas), () => `${COMPANY_SECTIONS.length} sections`);
         await sideBySide(abort,
-          () => stage('search', (c) => search(c, source, new Set(metas.map((m) => m.path))), (r) => `${r.indexed} pages indexed`),
+          async () => {
+            const indexed = await stage('search', (c) => search(c, source, new Set(metas.map((m) => m.path))), (r) => `${r.indexed} pages indexed${r.cache ? `, ${r.cache.hits} from the cache` : ''}`);
+            termKeys = indexed.cache?.keys ?? termKeys;
+          },
           async () => {
             entries = await stage('pages', (c) => writePages(c, source), (r) => `${r.length} pages`);
             await stage('validate', (c) => validate(c, entries), () => 'all JSON valid');
@@ -223,6 +228,7 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
     );
     adoptEntries(pageReads);
     adoptEntries(siblings);
+    adoptEntries(pageTerms);
 
     const id = await contentId({ siteUrl, pages: entries, company: sections!, searchDir: path.join(stagingDir, 'search') });
     const manifest = createManifest({ buildId, contentId: id, siteUrl, pages: entries, timings: inStageOrder(timings) });
@@ -232,6 +238,7 @@ export async function buildReadModel(options: BuildOptions = {}): Promise<BuildR
     try {
       pruneEntries(pageReads.dir, cacheKeys);
       pruneEntries(siblings.dir, siblings.used);
+      pruneEntries(pageTerms.dir, termKeys);
     } catch (err) {
       ctx.warn(`cache: not pruned: ${messageOf(err)}`);
     }

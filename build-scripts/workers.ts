@@ -8,7 +8,7 @@ import type { BuildWorkers } from './context.ts';
 import type { WorkerTask, WorkerTaskResult } from './tasks/worker.ts';
 import { createPool, defaultPoolSize, type Pool } from './pool/pool.ts';
 import type { PageRead } from './tasks/page-read.ts';
-import type { PageTerms } from './search-index/page-terms.ts';
+import type { IndexedSlice } from './search-index/page-terms.ts';
 import type { PackProblem } from './stages/validate.ts';
 
 const SCRIPT = new URL('./tasks/worker.ts', import.meta.url);
@@ -28,7 +28,7 @@ export function createBuildWorkers(size = defaultPoolSize()): BuildWorkers & { s
     size,
     start: () => { started(); },
     read: (task) => run({ kind: 'read', ...task }) as Promise<PageRead>,
-    index: (task) => run({ kind: 'index', ...task }) as Promise<PageTerms[]>,
+    index: (task) => run({ kind: 'index', ...task }) as Promise<IndexedSlice>,
     check: (task) => run({ kind: 'check', ...task }) as Promise<PackProblem | null>,
     close: async () => { await pool?.close(); },
   };

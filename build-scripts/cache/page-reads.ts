@@ -6,10 +6,9 @@
  * would, by construction. An entry that cannot be read back is read again from the page.
  */
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import { z } from 'zod';
 import type { PageRead } from '../tasks/page-read.ts';
-import { entryFile, writeEntry } from './store.ts';
+import { entryFile, loadJsonEntry, writeEntry } from './store.ts';
 
 const EXT = '.json';
 
@@ -34,23 +33,14 @@ export const pageReadKey = (html: Uint8Array, url: string): string =>
 
 /** The entry of `key`: undefined when there is none, 'damaged' when it cannot be read back. */
 export function loadPageRead(dir: string, key: string): PageRead | undefined | 'damaged' {
-  let text: string;
-  try {
-    text = fs.readFileSync(entryFile(dir, key, EXT), 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-  try {
-    const entry = Entry.parse(JSON.parse(text));
+  return loadJsonEntry(dir, key, (value) => {
+    const entry = Entry.parse(value);
     const { title, hasH1, canonical, description, kind, city } = entry.facts;
     const facts = { title, hasH1, canonical, description, kind, city };
     const read: PageRead = { hrefs: entry.hrefs, ids: new Set(entry.ids), redirect: entry.redirect, facts, markdown: entry.markdown };
     if (entry.markdownError !== undefined) read.markdownError = entry.markdownError;
     return read;
-  } catch {
-    return 'damaged';
-  }
+  });
 }
 
 export function storePageRead(dir: string, key: string, read: PageRead): void {

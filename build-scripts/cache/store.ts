@@ -17,6 +17,25 @@ export interface CacheFolders {
 /** The file of `key`'s entry in `dir`, with `ext` (`.json`, `.br`). */
 export const entryFile = (dir: string, key: string, ext: string): string => path.join(dir, key.slice(0, 2), key.slice(2) + ext);
 
+/**
+ * The JSON entry of `key` in `dir` through `parse` (a schema's): undefined when there is none,
+ * 'damaged' when it cannot be read back.
+ */
+export function loadJsonEntry<T>(dir: string, key: string, parse: (value: unknown) => T): T | undefined | 'damaged' {
+  let text: string;
+  try {
+    text = fs.readFileSync(entryFile(dir, key, '.json'), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  try {
+    return parse(JSON.parse(text));
+  } catch {
+    return 'damaged';
+  }
+}
+
 /** Writes an entry whole or not at all: a build stopped midway leaves no half entry. */
 export function writeEntry(file: string, data: string | Uint8Array): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -8,6 +8,8 @@ import { headingText, markdownToText, withoutLinkLists } from '../../formats/sea
 import { fieldStems } from '../../formats/search/page-stems.ts';
 import { stem } from '../../formats/search/stem-es.ts';
 import { words } from '../../formats/search/text.ts';
+import { loadPageTerms, pageTermsKey, storePageTerms } from '../cache/page-terms.ts';
+import type { CacheFolders } from '../cache/store.ts';
 
 /** What the index needs of a page. */
 export type IndexPage = Pick<ReadModelPage, 'path' | 'title' | 'city' | 'description' | 'markdown'>;
@@ -68,7 +70,32 @@ export function pageTerms(page: IndexPage): PageTerms {
   };
 }
 
-/** The terms of consecutive pages: one task of a build worker. */
-export function indexPages(task: { pages: IndexPage[] }): PageTerms[] {
-  return task.pages.map(pageTerms);
+/** A slice's terms, page by page, and how it used the cache when it was given one. */
+export interface IndexedSlice {
+  terms: PageTerms[];
+  cache?: { keys: string[]; hits: number };
+}
+
+/**
+ * The terms of consecutive pages: one task of a build worker. With `cache` (cache/page-terms.ts),
+ * a page as an earlier build indexed it comes from there, and the others are left in its new entries.
+ */
+export function indexPages(task: { pages: IndexPage[]; cache?: CacheFolders }): IndexedSlice {
+  const { cache } = task;
+  if (cache === undefined) return { terms: task.pages.map(pageTerms) };
+  const keys: string[] = [];
+  let hits = 0;
+  const terms = task.pages.map((page) => {
+    const key = pageTermsKey(page);
+    keys.push(key);
+    const known = loadPageTerms(cache.dir, key);
+    if (known !== undefined && known !== 'damaged') {
+      hits++;
+      return known;
+    }
+    const made = pageTerms(page);
+    storePageTerms(cache.newDir, key, made);
+    return made;
+  });
+  return { terms, cache: { keys, hits } };
 }

@@ -12,7 +12,8 @@ import { realWordsFilters } from '../lexicon/real-words.ts';
 import { byPath } from '../page-index.ts';
 import { linked } from '../cache/previous-build.ts';
 import { createIndexWriter } from './index-writer.ts';
-import { indexPages, type IndexPage, type PageTerms } from './page-terms.ts';
+import { indexPages, type IndexedSlice, type IndexPage, type PageTerms } from './page-terms.ts';
+import type { CacheFolders } from '../cache/store.ts';
 
 export { indexedText, type IndexPage } from './page-terms.ts';
 
@@ -27,7 +28,7 @@ export const SLICE_PAGES = 100;
 export type PageSource = readonly IndexPage[] | { readonly length: number; read(from: number, to: number): IndexPage[] };
 
 /** Analyses one slice somewhere: in this thread (the default) or in a build worker (the pipeline). */
-export type SliceRunner = (task: { pages: IndexPage[] }) => Promise<PageTerms[]>;
+export type SliceRunner = (task: { pages: IndexPage[]; cache?: CacheFolders }) => Promise<IndexedSlice>;
 
 export async function buildSearchIndex(opts: {
   pages: PageSource;
@@ -44,7 +45,9 @@ export async function buildSearchIndex(opts: {
   progress?: (done: number) => void;
   /** A published build's search folder made by the same code: its real-words filters are linked, not made again. */
   sharedFrom?: string;
-}): Promise<{ indexed: number }> {
+  /** Where each page's terms are found as earlier builds made them, and left when made afresh (cache/page-terms.ts). */
+  cache?: CacheFolders;
+}): Promise<{ indexed: number; cache?: { keys: Set<string>; hits: number } }> {
   const { outDir, siteUrl } = opts;
   const pages: PageSource = 'read' in opts.pages ? opts.pages : [...opts.pages].sort(byPath);
   const read = (from: number, to: number): IndexPage[] => ('read' in pages ? pages.read(from, to) : pages.slice(from, to));
@@ -58,6 +61,7 @@ export async function buildSearchIndex(opts: {
     for (let i = 0; i < pages.length; i += size) slices.push({ from: i, to: Math.min(pages.length, i + size) });
     // Slices end in any order and are written in page order: each waits for those before it.
     const ended = new Map<number, { slice: IndexPage[]; terms: PageTerms[] }>();
+    const cached = opts.cache === undefined ? undefined : { keys: new Set<string>(), hits: 0 };
     const df = new Map<string, number>();
     let written = 0;
     let indexed = 0;
@@ -77,7 +81,12 @@ export async function buildSearchIndex(opts: {
     await Promise.all(Array.from({ length: Math.min(Math.max(1, opts.parallel ?? 1), slices.length) }, async () => {
       for (let i = next++; i < slices.length; i = next++) {
         const slice = read(slices[i]!.from, slices[i]!.to);
-        const terms = await run({ pages: slice.map(({ path: p, title, city, description, markdown }) => ({ path: p, title, city, description, markdown })) });
+        const pagesOf = slice.map(({ path: p, title, city, description, markdown }) => ({ path: p, title, city, description, markdown }));
+        const { terms, cache } = await run({ pages: pagesOf, ...(opts.cache ? { cache: opts.cache } : {}) });
+        if (cached && cache) {
+          for (const key of cache.keys) cached.keys.add(key);
+          cached.hits += cache.hits;
+        }
         ended.set(i, { slice, terms });
         writeReady();
       }
@@ -94,7 +103,7 @@ export async function buildSearchIndex(opts: {
       await fs.writeFile(path.join(outDir, SPANISH_WORDS_FILE), realWords.spanish);
       await fs.writeFile(path.join(outDir, ENGLISH_WORDS_FILE), realWords.english);
     }
-    return { indexed };
+    return { indexed, ...(cached ? { cache: cached } : {}) };
   } finally {
     writer.close();
   }

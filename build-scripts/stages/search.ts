@@ -15,7 +15,7 @@ import { buildSearchIndex, type PageSource } from '../search-index/search-index.
 export const STAGE = 'search';
 
 /** `pages` in path order; `paths`, the set of their paths, which the lexicon's entries must name. */
-export async function search(ctx: BuildContext, pages: PageSource, paths: ReadonlySet<string>): Promise<{ indexed: number }> {
+export async function search(ctx: BuildContext, pages: PageSource, paths: ReadonlySet<string>): Promise<{ indexed: number; cache?: { keys: Set<string>; hits: number } }> {
   ctx.progress(0, pages.length);
   let lexicon;
   try {
@@ -30,6 +30,7 @@ export async function search(ctx: BuildContext, pages: PageSource, paths: Readon
     runSlice: (task) => ctx.workers.index(task), parallel: ctx.workers.size,
     progress: (done) => ctx.progress(done, pages.length),
     ...(ctx.previousBuild === undefined ? {} : { sharedFrom: path.join(ctx.previousBuild, 'search') }),
+    ...(ctx.pageTermsCache === undefined ? {} : { cache: ctx.pageTermsCache }),
   });
   if (result.indexed !== pages.length) throw new Error(`the index holds ${result.indexed} pages of ${pages.length}`);
   return result;

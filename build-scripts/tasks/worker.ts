@@ -5,11 +5,12 @@
  */
 import { serveTasks } from '../pool/serve.ts';
 import { readPage, type PageRead, type PageReadTask } from './page-read.ts';
-import { indexPages, type IndexPage, type PageTerms } from '../search-index/page-terms.ts';
+import { indexPages, type IndexedSlice, type IndexPage } from '../search-index/page-terms.ts';
+import type { CacheFolders } from '../cache/store.ts';
 import { checkPackedPages, type PackCheckTask, type PackProblem } from '../stages/validate.ts';
 
-export type WorkerTask = ({ kind: 'read' } & PageReadTask) | { kind: 'index'; pages: IndexPage[] } | ({ kind: 'check' } & PackCheckTask);
-export type WorkerTaskResult = PageRead | PageTerms[] | PackProblem | null;
+export type WorkerTask = ({ kind: 'read' } & PageReadTask) | { kind: 'index'; pages: IndexPage[]; cache?: CacheFolders } | ({ kind: 'check' } & PackCheckTask);
+export type WorkerTaskResult = PageRead | IndexedSlice | PackProblem | null;
 
 serveTasks<WorkerTask, WorkerTaskResult>((task) => {
   switch (task.kind) {

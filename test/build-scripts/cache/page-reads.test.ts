@@ -84,6 +84,7 @@ test('a build reusing earlier reads publishes what a full build publishes: edite
     lines.length = 0;
     const edited = await build(site, site.outDir, { log });
     assert.ok(lines.some((l) => /crawl .*10 pages, 7 from the cache/.test(l)), lines.join('\n'));
+    assert.ok(lines.some((l) => /search .*10 pages indexed, 7 from the cache/.test(l)), lines.join('\n'));
     assert.match(pageJson(edited, 'fuga').markdown, 'Si gotea el tragaluz');
     const full = await build(site, fullDir, { full: true });
     assert.equal(await differences(edited, full), [], 'edit and addition: as a full build');
