@@ -5,7 +5,7 @@
  * the page shows, and whatever else changes its bytes without changing code.
  */
 import { createHash } from 'node:crypto';
-import { copyrightYear, guidesFor, loadSite, type Guide, type SiteData } from './site.ts';
+import { copyrightYear, listedGuides, loadSite, nearbyGuides, type Guide, type SiteData } from './site.ts';
 
 /** The parts' SHA-256, each part ended so that no two lists of parts run together alike. */
 export function pageKey(...parts: string[]): string {
@@ -34,8 +34,10 @@ export function listedGuidesKey(guides: readonly Guide[]): string {
 
 export interface CacheKeys {
   site: string;
-  /** The guides of one service, as its pages and its guides' pages list them. */
+  /** The guides a service's pages list (site.ts `listedGuides`). */
   serviceGuides(serviceId: string): string;
+  /** The guides a guide's page lists (site.ts `nearbyGuides`). */
+  nearbyGuides(guide: Guide): string;
 }
 
 let cached: Promise<CacheKeys> | undefined;
@@ -48,9 +50,13 @@ export function cacheKeys(): Promise<CacheKeys> {
       site: siteKey(site),
       serviceGuides: (id) => {
         let key = byService.get(id);
-        if (key === undefined) byService.set(id, key = listedGuidesKey(guidesFor(id, site.guides)));
+        if (key === undefined) {
+          const { shown, more } = listedGuides(id, site.guides);
+          byService.set(id, key = pageKey(listedGuidesKey(shown), String(more)));
+        }
         return key;
       },
+      nearbyGuides: (guide) => listedGuidesKey(nearbyGuides(guide, site.guides)),
     };
   });
   return cached;

@@ -83,8 +83,47 @@ export function servicesIn(city: City, services: readonly Service[]): Service[] 
   return services.filter((s) => offersIn(s, city.id));
 }
 
+/** Each service's guides in title order, and each guide's place there, made once per list of guides: a large site has thousands. */
+const byServiceOf = new WeakMap<readonly Guide[], { lists: Map<string, Guide[]>; places: Map<string, number> }>();
+
+function byService(guides: readonly Guide[]): { lists: Map<string, Guide[]>; places: Map<string, number> } {
+  let made = byServiceOf.get(guides);
+  if (made === undefined) {
+    made = { lists: new Map(), places: new Map() };
+    for (const g of guides) {
+      let list = made.lists.get(g.data.service);
+      if (list === undefined) made.lists.set(g.data.service, list = []);
+      made.places.set(g.id, list.length);
+      list.push(g);
+    }
+    byServiceOf.set(guides, made);
+  }
+  return made;
+}
+
 export function guidesFor(serviceId: string, guides: readonly Guide[]): Guide[] {
-  return guides.filter((g) => g.data.service === serviceId);
+  return byService(guides).lists.get(serviceId) ?? [];
+}
+
+/**
+ * Guides a page lists of one service. Listing them all would put every guide on each of its
+ * service's pages and guides: pages that grow with the site, and one guide added or removed
+ * rendering all of them again. The guides index (`/guias/`) lists every guide.
+ */
+export const LISTED_GUIDES = 6;
+
+/** The guides a service's pages list (its first LISTED_GUIDES in title order), and whether it has more. */
+export function listedGuides(serviceId: string, guides: readonly Guide[]): { shown: Guide[]; more: boolean } {
+  const all = guidesFor(serviceId, guides);
+  return { shown: all.slice(0, LISTED_GUIDES), more: all.length > LISTED_GUIDES };
+}
+
+/** The other guides a guide's page lists: up to LISTED_GUIDES of its service's, those nearest it in title order. */
+export function nearbyGuides(guide: Guide, guides: readonly Guide[]): Guide[] {
+  const all = guidesFor(guide.data.service, guides);
+  const at = byService(guides).places.get(guide.id) ?? 0;
+  const from = Math.max(0, Math.min(at - LISTED_GUIDES / 2, all.length - 1 - LISTED_GUIDES));
+  return all.slice(from, from + LISTED_GUIDES + 1).filter((g) => g.id !== guide.id).slice(0, LISTED_GUIDES);
 }
 
 export function findService(services: readonly Service[], id: string): Service {

@@ -96,6 +96,29 @@ incremental('an edited guide title renders again the pages that list it: its ser
   }
 });
 
+/** A guide of plumbing whose title sorts after the sample's own guides. */
+const manyGuide = (n: number) => [`src/content/guides/zz-guia-${n}.md`, `---\ntitle: "Zz guía ${String(n).padStart(2, '0')}"\ndescription: "Guía de prueba ${n}."\nservice: fontaneria\n---\n\nEl fontanero revisa la instalación ${n}.\n`] as const;
+
+incremental('a service with many guides lists six; one guide added renders its page and its nearest guides, no service page', async (ctx) => {
+  for (let n = 0; n < 10; n++) await ctx.project.write(...manyGuide(n));
+  await build(ctx);
+  ctx.all = await keyedPages(ctx.project.distDir);
+  const servicePage = await ctx.project.page('/servicios/fontaneria/madrid/index.html');
+  assert.is((servicePage.match(/href="\/guias\/[a-z0-9-]+\/"/g) ?? []).length, 6, 'six guides listed');
+  assert.match(servicePage, '>Todas las guías<');
+
+  await ctx.project.write(...manyGuide(10));
+  const added = keyed(await build(ctx));
+  assert.ok(added.includes('/guias/zz-guia-10/index.html'), added.join('\n'));
+  assert.ok(added.every((p) => p.startsWith('/guias/')), `no service page: ${added.join(', ')}`);
+  assert.ok(added.length <= 7, `its page and its nearest guides: ${added.join(', ')}`);
+  assert.match(await ctx.project.page('/guias/zz-guia-9/index.html'), 'href="/guias/zz-guia-10/"', 'its neighbour lists it');
+
+  for (let n = 0; n <= 10; n++) await fs.rm(path.join(ctx.project.root, manyGuide(n)[0]));
+  await build(ctx);
+  ctx.all = await keyedPages(ctx.project.distDir);
+});
+
 incremental('--full renders every page, each as the incremental builds before had left it; the next build reuses them', async (ctx) => {
   const before = await contents(ctx.project, ctx.all);
   // A Markdown plugin changed in a way that leaves its output alone: --full takes it into account.
