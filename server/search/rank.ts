@@ -8,7 +8,9 @@
  * - Cities: with `city` set, that city's pages and the pages for every city (guides, general
  *   pages); with cities named in the query, the same for those cities. Other cities' pages never,
  *   not even when the query names only places the site does not serve. A service's page for every
- *   city that answers stands for its page of the city asked for, which ranks above it.
+ *   city that answers stands for its page of the city asked for, which ranks above it. A query
+ *   naming only places the site does not serve finds nothing, unless it asks about the site
+ *   itself ("¿llegáis a Girona?": the general pages an intent names).
  * - Order: the service pages of a tradesman the query asks for ("necesito un fontanero") first,
  *   then pages a lexicon intent names (the lexicon knows they answer it), then pages of
  *   the city asked for (an intent's page of that city first of all); within a tier by score
@@ -234,6 +236,17 @@ function pageKinds(docs: RankDocs): Uint8Array {
   return kinds;
 }
 
+/**
+ * Whether a query is a question about the site itself: every intent it holds names only general
+ * pages, none a service or a guide ("¿llegáis a Girona?", not "fontanero en Girona"). Asked of a
+ * place the site does not serve, only such a question has an answer: nobody does a job there.
+ */
+function aboutTheSite(analysis: Analysis, docs: RankDocs): boolean {
+  const kinds = pageKinds(docs);
+  return analysis.intents.length > 0 && analysis.intents.every((i) => i.services.length === 0
+    && i.paths.every((p) => { const d = docs.byPath.get(p); return d === undefined || kinds[d] === 0; }));
+}
+
 /** The pages that answer, best first (by page number; the order above): the first `limit` of them, and their number. */
 export function rank({ analysis, terms, soft, docs, pages, city, named, candidates }: RankInput, limit: number): Ranked {
   const wanted = wantedCities(analysis, city);
@@ -253,6 +266,9 @@ export function rank({ analysis, terms, soft, docs, pages, city, named, candidat
     }
     return { pages: order(docs, Int32Array.from(found), new Uint8Array(found.length).fill(1), Int32Array.from(scores), limit), total: found.length };
   }
+
+  const elsewhere = wanted.length === 1 && wanted[0] === ELSEWHERE;
+  if (elsewhere && !aboutTheSite(analysis, docs)) return { pages: new Int32Array(0), total: 0 };
 
   // Each page once: the pages intents name first, then the candidates not seen yet.
   const seen = new Uint8Array(docs.city.length);
@@ -305,7 +321,7 @@ export function rank({ analysis, terms, soft, docs, pages, city, named, candidat
     scores[n++] = Math.round(score * 1000);
   };
   for (const [d, intent] of named) { seen[d] = 1; consider(d, intent); }
-  for (const d of candidates) {
+  for (const d of elsewhere ? [] : candidates) {
     if (seen[d] !== 0) continue;
     seen[d] = 1;
     if (allowedIn(docs, wanted, d)) consider(d, undefined);

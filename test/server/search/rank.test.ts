@@ -106,13 +106,16 @@ test('a query that is only a city is its pages, the city page first; with an unk
   assert.equal(run(analysis({}), []), [], 'nothing to look for: nothing found');
 });
 
-test("a query naming only places the site does not serve gets pages for every city, never a city's", () => {
+test('a query naming only places the site does not serve finds nothing, unless it asks about the site itself', () => {
   const terms: Array<Array<[string, Hit]>> = [[
     ['/servicios/cerrajeria/', hit('title')], ['/servicios/cerrajeria/vigo/', hit('title')], ['/guias/cambiar-bombin/', hit('heading')],
   ]];
   const away = analysis({ terms: [term('cerrajero')], elsewhere: true, intents: [intent({ services: ['cerrajeria'], covers: [0], strong: false })] });
-  assert.equal(run(away, terms), ['/servicios/cerrajeria/', '/guias/cambiar-bombin/']);
+  assert.equal(run(away, terms), [], 'a trade there: nobody does it');
+  assert.equal(run(analysis({ terms: [term('bombin')], elsewhere: true }), terms), [], 'a job there, no intent: nothing either');
   assert.equal(run(analysis({ elsewhere: true }), []), [], 'only such a place: nothing');
+  const question = analysis({ terms: [term('tarifas')], elsewhere: true, intents: [intent({ paths: ['/precios/'], covers: [0] })] });
+  assert.equal(run(question, [[['/precios/', hit('title')], ['/guias/fuga/', hit('title')]]]), ['/precios/'], "a question about the site: the general pages an intent names");
   assert.equal(run({ ...away, cities: ['vigo'] }, terms)[0], '/servicios/cerrajeria/vigo/', 'beside a served city, that city');
 });
 
