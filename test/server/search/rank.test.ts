@@ -119,6 +119,17 @@ test('a query naming only places the site does not serve finds nothing, unless i
   assert.equal(run({ ...away, cities: ['vigo'] }, terms)[0], '/servicios/cerrajeria/vigo/', 'beside a served city, that city');
 });
 
+test("a page's own phrase answers and ranks first, even from its text alone", () => {
+  // On five pages: no word of a page's own, so a match in the text alone is no answer.
+  const elsewhere = [0, 1, 2].map((i): [string, Hit] => [`/otra/${i}/`, hit('body')]);
+  const terms: Array<Array<[string, Hit]>> = [[['/servicios/cerrajeria/', hit('title')], ['/guias/fuga/', hit('body')], ...elsewhere]];
+  const a = analysis({ terms: [term('correa')] });
+  const candidates = Int32Array.from(terms[0]!.map(([p]) => at(p))).sort();
+  const ranked = (phrase?: ReadonlySet<number>) => [...rank({ analysis: a, terms: terms.map(matches), soft: [], docs, pages: PATHS.length, city: 'todas', named: new Map(), candidates, phrase }, Infinity).pages].map((d) => PATHS[d]![0]);
+  assert.equal(ranked(), ['/servicios/cerrajeria/']);
+  assert.equal(ranked(new Set([at('/guias/fuga/')])), ['/guias/fuga/', '/servicios/cerrajeria/']);
+});
+
 test("with a city, a service's general page that answers stands for its page of that city, which ranks above it", () => {
   // The word is in the general page's headings only; Vigo's page does not repeat it.
   const terms: Array<Array<[string, Hit]>> = [[['/servicios/cerrajeria/', hit('heading')], ['/guias/fuga/', hit('heading')]]];
