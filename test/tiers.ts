@@ -34,7 +34,7 @@ const RULES: readonly [RegExp, Tier][] = [
   [/^test\/server\/read-model\/(parts|url)\.test\.ts$/, 'unit'],
   [/^test\/server\/rest\/query\.test\.ts$/, 'unit'],
   [/^test\/server\/search-page\/(marks|params|shell)\.test\.ts$/, 'unit'],
-  [/^test\/server\/search\/(analysis|analyze|cursor|excerpt|memory|page-sets|rank|search|text-pack|token-places)\.test\.ts$/, 'unit'],
+  [/^test\/server\/search\/(analysis|analyze|cursor|excerpt|memory|page-sets|phrase|rank|search|text-pack|token-places)\.test\.ts$/, 'unit'],
   [/^test\/server\/stores\/(coalesce-hits|fallback|memory)\.test\.ts$/, 'unit'],
 ];
 

@@ -16,7 +16,9 @@ import {
   RewritesFileSchema, SynonymsFileSchema, type CompiledLexicon,
 } from '../../formats/schemas/lexicon.ts';
 import { words } from '../../formats/search/text.ts';
+import { basqueCaseForms } from './basque-cases.ts';
 import { demonymForms } from './demonyms.ts';
+import { isRealWord } from './real-words.ts';
 
 export const LEXICON_DIR = 'lexicon';
 /** The filler category whose words are topics only alone (formats/schemas/lexicon.ts). */
@@ -57,6 +59,19 @@ function folded(phrase: string, where: string, symbolsAllowed = false): string[]
 function placeNames(name: string): string[] {
   const inner = [...name.matchAll(/\(([^)]*)\)/g)].flatMap((m) => m[1]!.split(/\s+y\s+|,/));
   return [name.replace(/\(.*?\)/g, ' '), ...inner].map((n) => n.trim()).filter(Boolean);
+}
+
+/**
+ * Adds the Basque case forms of the one-word place names `byName` and `unserved` hold
+ * (basque-cases.ts) to the names of their cities, or to the unserved places; a form that is a
+ * Spanish or English word, or already a place's name, is left out ("roman" is no case of Roma).
+ */
+function addBasqueCases(byName: Map<string, Set<CitySlug>>, unserved: Set<string>): void {
+  const free = (w: string) => !isRealWord(w) && !byName.has(w) && !unserved.has(w);
+  for (const [name, slugs] of [...byName]) {
+    for (const form of basqueCaseForms(name)) if (free(form)) byName.set(form, new Set(slugs));
+  }
+  for (const name of [...unserved]) for (const form of basqueCaseForms(name)) if (free(form)) unserved.add(form);
 }
 
 export interface LexiconInput {
@@ -103,11 +118,18 @@ export function compileLexicon({ contentDir, paths }: LexiconInput = {}): Compil
   for (const [slug, names] of Object.entries(places?.cities ?? {})) {
     for (const n of names ?? []) addPlace(n, slug as CitySlug, `places.json ${slug}`, false);
   }
+  const unservedNames = new Set((places?.unserved ?? []).map((n) => folded(n, 'places.json unserved').join(' ')));
+  // Names take case endings, what people are called does not.
+  if (contentDir !== undefined) addBasqueCases(byName, unservedNames);
   for (const [slug, names] of Object.entries(places?.demonyms ?? {})) {
     for (const n of (names ?? []).flatMap(demonymForms)) addPlace(n, slug as CitySlug, `places.json demonyms ${slug}`, false);
   }
-  const unserved = [...new Set((places?.unserved ?? []).map((n) => folded(n, 'places.json unserved').join(' ')))].sort();
-  for (const n of unserved) if (byName.has(n)) throw new LexiconError(`places.json unserved: "${n}" names a city the site serves`);
+  for (const n of (places?.unserved_demonyms ?? []).flatMap(demonymForms)) unservedNames.add(folded(n, 'places.json unserved_demonyms').join(' '));
+  for (const n of [...(places?.unserved ?? []), ...(places?.unserved_demonyms ?? [])]) {
+    const key = folded(n, 'places.json unserved').join(' ');
+    if (byName.has(key)) throw new LexiconError(`places.json unserved: "${key}" names a city the site serves`);
+  }
+  const unserved = [...unservedNames].sort();
 
   const compiled: CompiledLexicon = {
     format: 1,

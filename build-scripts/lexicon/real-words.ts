@@ -29,9 +29,25 @@ function filterOf(words: ReadonlySet<string>): Uint8Array {
   return filter.bytes();
 }
 
+let lists: { spanish: Set<string>; english: Set<string> } | undefined;
+
+/** The two word lists, folded; English without the words Spanish has. */
+function wordLists(): { spanish: Set<string>; english: Set<string> } {
+  if (lists) return lists;
+  const spanish = list('an-array-of-spanish-words');
+  lists = { spanish, english: list('an-array-of-english-words', spanish) };
+  return lists;
+}
+
+/** Whether a folded word is in either list, exactly (the filters may say yes to one in a hundred others). */
+export function isRealWord(word: string): boolean {
+  const { spanish, english } = wordLists();
+  return spanish.has(word) || english.has(word);
+}
+
 export function realWordsFilters(): RealWords {
   if (built) return built;
-  const spanish = list('an-array-of-spanish-words');
-  built = { spanish: filterOf(spanish), english: filterOf(list('an-array-of-english-words', spanish)) };
+  const { spanish, english } = wordLists();
+  built = { spanish: filterOf(spanish), english: filterOf(english) };
   return built;
 }

@@ -61,6 +61,8 @@ export const PlacesFileSchema = z.object({
   demonyms: z.partialRecord(CitySlugSchema, z.array(Phrase)).optional(),
   /** Places the site does not serve ("Donostia", "Girona"): a query naming one finds no city's pages. */
   unserved: z.array(Phrase).optional(),
+  /** What people from such places are called ("donostiarra", "burgalés"), one form each, as `demonyms`. */
+  unserved_demonyms: z.array(Phrase).optional(),
   ignore: z.array(Phrase),
 }).strict();
 

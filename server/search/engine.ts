@@ -34,13 +34,14 @@ import { holdWith } from '../kept-with.ts';
 import { advance, Marks } from './page-sets.ts';
 import { PostingsFile } from '../../formats/search/postings.ts';
 import { CompiledLexiconSchema } from '../../formats/schemas/lexicon.ts';
-import { analyze, normalizeQuery, type Term } from './analyze.ts';
+import { analyze, normalizeQuery, type Analysis, type Term } from './analyze.ts';
 import { BloomFilter } from '../../formats/search/bloom.ts';
 import { Lexicon } from './lexicon.ts';
 import type { PageStems } from '../../formats/search/page-stems.ts';
 import { HEADING, TITLE } from '../../formats/search/match-flags.ts';
 import { fieldsFactor, namedPages, rank, neededTerms, termWeights, type RankDocs, type TermMatches } from './rank.ts';
 import { isSpecific } from './precision.ts';
+import { phrasePages } from './phrase.ts';
 import { BODY, bodyScore, familyKey, WordHitsMaker, type WordHits } from '../../formats/search/word-hits.ts';
 import { TokenPlaces } from './token-places.ts';
 import { ENGLISH_WORDS_FILE, LEXICON_FILE, readIndexFile, SPANISH_WORDS_FILE, TEXTS_FILE, type SearchIndexFile } from '../../formats/search/index-file.ts';
@@ -408,13 +409,14 @@ export class SearchEngine {
     const topicCounts = analysis.terms.map((t, k) => this.termCount(t, topicHits[k]!));
     const { weights, total } = termWeights(analysis, topicCounts, this.pages.size);
     const specific = topicCounts.map((count) => isSpecific(count, this.pages.size));
-    const candidates = this.candidates(topicHits, named, neededTerms(weights, total), specific);
+    const phrase = this.phrase(analysis, topicHits);
+    const candidates = this.candidates(topicHits, named, neededTerms(weights, total), specific, phrase);
     const terms: Matched[] = [];
     const soft: Matched[] = [];
     try {
       analysis.terms.forEach((t, k) => terms.push(this.termMatches(t, topicHits[k]!, topicCounts[k]!, candidates)));
       analysis.soft.forEach((t, k) => soft.push(this.termMatches(t, softHits[k]!, this.termCount(t, softHits[k]!), candidates)));
-      const ranked = rank({ analysis, terms, soft, docs: this.pages.rank, pages: this.pages.size, city, named, candidates }, limit);
+      const ranked = rank({ analysis, terms, soft, docs: this.pages.rank, pages: this.pages.size, city, named, candidates, phrase: new Set(phrase) }, limit);
       const docs = ranked.pages;
       // What each ranked page's excerpt shows: per matched term, its alternative's words.
       const all = [...terms, ...soft];
@@ -435,7 +437,10 @@ export class SearchEngine {
    * keeps: rank.ts `neededTerms`), and every page of a `specific` term (precision.ts). They stay
    * marked in `candidateMarks` until the next ranking.
    */
-  private candidates(terms: readonly TermWordHits[], named: ReadonlyMap<number, unknown>, needed: { topical: readonly boolean[]; covering: readonly boolean[] }, specific: readonly boolean[]): Int32Array {
+  private candidates(
+    terms: readonly TermWordHits[], named: ReadonlyMap<number, unknown>, needed: { topical: readonly boolean[]; covering: readonly boolean[] },
+    specific: readonly boolean[], phrase: readonly number[],
+  ): Int32Array {
     const within = needed.covering.every(Boolean) ? undefined : this.coverable(terms, needed.covering);
     const marks = this.candidateMarks;
     marks.next();
@@ -448,6 +453,7 @@ export class SearchEngine {
         }
       }
     }
+    if (phrase.length > 0) lists.push(Int32Array.from(phrase));
     let listed = named.size;
     for (const list of lists) listed += list.length;
     if (listed * 16 >= this.pages.docs.length) {
@@ -460,6 +466,32 @@ export class SearchEngine {
     for (const d of named.keys()) if (marks.mark(d)) out.push(d);
     for (const list of lists) for (const d of list) if ((within === undefined || within.has(d)) && marks.mark(d)) out.push(d);
     return Int32Array.from(out).sort();
+  }
+
+  /**
+   * The pages whose text holds the query's words together (phrase.ts): the words typed of each
+   * topic term, when every one is on the site, the query has no unknown word, and the lexicon's
+   * intents have not read every term already (what it knows a query means, it answers), nor
+   * read it as asking for a tradesman (his pages answer).
+   */
+  private phrase({ terms, unknown, intents }: Analysis, hits: readonly TermWordHits[]): number[] {
+    if (unknown.length > 0 || terms.length < 2 || intents.some((i) => i.trade)) return [];
+    const read = new Set(intents.filter((i) => i.strong).flatMap((i) => i.covers));
+    if (terms.every((_, k) => read.has(k))) return [];
+    const words: WordHits[] = [];
+    const families: Int32Array[] = [];
+    for (let k = 0; k < terms.length; k++) {
+      const typed = terms[k]!.alternatives.findIndex((a) => a.weight === 1);
+      if (typed < 0) return [];
+      terms[k]!.alternatives[typed]!.words.forEach((w, j) => {
+        const h = hits[k]![typed]![j]!;
+        if (words.includes(h)) return;
+        words.push(h);
+        families.push(this.familyIds(w));
+      });
+    }
+    const specific = words.some((w) => isSpecific(w.count, this.pages.size));
+    return phrasePages(words, this.pages.size, specific, (d, k) => this.places.positions(d, families[k]!));
   }
 
   /**

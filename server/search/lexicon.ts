@@ -96,6 +96,11 @@ export interface Intent {
 
 /** Place names of one word long enough to correct a typo in ("sevila" → sevilla). */
 const PLACE_TYPO_MIN = 5;
+/**
+ * The same for a place the site does not serve, longer: a typo read as one finds nothing at all,
+ * and the many short names abroad are one edit from a misspelt trade word.
+ */
+const UNSERVED_TYPO_MIN = 7;
 
 export class Lexicon {
   readonly rewrites: PhraseTable<readonly string[]>;
@@ -128,7 +133,7 @@ export class Lexicon {
     // A place the site does not serve names no city: the empty list.
     const places = [...compiled.places, ...(compiled.unserved ?? []).map((words): [string[], CitySlug[]] => [words, []])];
     this.places = new PhraseTable(places.map(([words, value]) => ({ words, value })));
-    this.onePlaceWords = places.filter(([w]) => w.length === 1 && w[0]!.length >= PLACE_TYPO_MIN)
+    this.onePlaceWords = places.filter(([w, cities]) => w.length === 1 && w[0]!.length >= (cities.length > 0 ? PLACE_TYPO_MIN : UNSERVED_TYPO_MIN))
       .map(([words, value]) => ({ words, value }));
     this.groups = compiled.synonyms;
     this.synonyms = new PhraseTable(compiled.synonyms.flatMap((group, g) => group.map((words) => ({ words, value: g }))));
@@ -145,10 +150,13 @@ export class Lexicon {
     for (const [from, to] of compiled.rewrites) for (const w of [...from, ...to]) this.known.add(w);
     for (const group of compiled.synonyms) for (const p of group) for (const w of p) this.known.add(w);
     for (const intent of compiled.intents) for (const p of intent.phrases) for (const w of p) this.known.add(w);
-    for (const [p] of places) for (const w of p) this.known.add(w);
     for (const w of [...compiled.filler, ...compiled.rooms]) this.known.add(w);
     for (const p of compiled.not_offered) for (const w of p) this.known.add(w);
-    this.correctable = new EditIndex([...this.known].filter((k) => k.length >= 4 && !this.filler.has(k)));
+    // A word only places use is never what a typo meant: a misspelt place is placeTypo's, and the
+    // case forms of place names (build-scripts/lexicon/basque-cases.ts) are one edit from many words.
+    const correctable = [...this.known].filter((k) => k.length >= 4 && !this.filler.has(k));
+    for (const [p] of places) for (const w of p) this.known.add(w);
+    this.correctable = new EditIndex(correctable);
   }
 
   /** The rewrites applied left to right; a phrase naming what the site does not offer is left as typed ("moving company"). */

@@ -6,11 +6,13 @@
  *   A query with no topic and no intent is only places (and filler): the pages of those cities,
  *   the city page first; with an unknown real word besides, nothing.
  * - Cities: with `city` set, that city's pages and the pages for every city (guides, general
- *   pages); with cities named in the query, the same for those cities. Other cities' pages never,
- *   not even when the query names only places the site does not serve. A service's page for every
- *   city that answers stands for its page of the city asked for, which ranks above it.
- * - Order: the service pages of a tradesman the query asks for ("necesito un fontanero") first,
- *   then pages a lexicon intent names (the lexicon knows they answer it), then pages of
+ *   pages); with cities named in the query, the same for those cities. Other cities' pages never.
+ *   A service's page for every city that answers stands for its page of the city asked for,
+ *   which ranks above it. A query naming only places the site does not serve finds nothing,
+ *   unless it asks about the site itself ("¿llegáis a Girona?": the general pages an intent names).
+ * - Order: a page whose text holds the query's words together as no other page does (phrase.ts:
+ *   "la correa del tambor") first; then the service pages of a tradesman the query asks for
+ *   ("necesito un fontanero"), then pages a lexicon intent names (the lexicon knows they answer it), then pages of
  *   the city asked for (an intent's page of that city first of all); within a tier by score
  *   (weights.ts): per term its weight times where it matched, filler words a little, a longer
  *   intent phrase above a shorter one, the pages of a service the query names by name above
@@ -78,6 +80,8 @@ export interface RankInput {
    * are never looked at. More pages are harmless.
    */
   candidates: Int32Array;
+  /** Pages whose text holds the query's words together, as no other page does (phrase.ts): answers, first. */
+  phrase?: ReadonlySet<number>;
 }
 
 /** weights.ts `fieldFactor` of a match given as TITLE and HEADING bits and its body score. */
@@ -219,6 +223,8 @@ function localVersions(docs: RankDocs): Map<number, Map<string, number>> {
 const TRADE_TIER = 4;
 const INTENT_TIER = 2;
 const LOCAL_TIER = 1;
+/** A page's own phrase (phrase.ts) says which page was read: with the surest, its city's version above it. */
+const PHRASE_TIER = TRADE_TIER + INTENT_TIER;
 
 /** Per page number: a guide or a service page (a tradesman asked for comes before a guide), else neither. */
 const GUIDE = 1;
@@ -234,8 +240,19 @@ function pageKinds(docs: RankDocs): Uint8Array {
   return kinds;
 }
 
+/**
+ * Whether a query is a question about the site itself: every intent it holds names only general
+ * pages, none a service or a guide ("¿llegáis a Girona?", not "fontanero en Girona"). Asked of a
+ * place the site does not serve, only such a question has an answer: nobody does a job there.
+ */
+function aboutTheSite(analysis: Analysis, docs: RankDocs): boolean {
+  const kinds = pageKinds(docs);
+  return analysis.intents.length > 0 && analysis.intents.every((i) => i.services.length === 0
+    && i.paths.every((p) => { const d = docs.byPath.get(p); return d === undefined || kinds[d] === 0; }));
+}
+
 /** The pages that answer, best first (by page number; the order above): the first `limit` of them, and their number. */
-export function rank({ analysis, terms, soft, docs, pages, city, named, candidates }: RankInput, limit: number): Ranked {
+export function rank({ analysis, terms, soft, docs, pages, city, named, candidates, phrase }: RankInput, limit: number): Ranked {
   const wanted = wantedCities(analysis, city);
   const { weights, unknown, total } = termWeights(analysis, terms.map((m) => m.count), pages);
   const softWeights = soft.map((m) => idf(m.count, pages));
@@ -253,6 +270,9 @@ export function rank({ analysis, terms, soft, docs, pages, city, named, candidat
     }
     return { pages: order(docs, Int32Array.from(found), new Uint8Array(found.length).fill(1), Int32Array.from(scores), limit), total: found.length };
   }
+
+  const elsewhere = wanted.length === 1 && wanted[0] === ELSEWHERE;
+  if (elsewhere && !aboutTheSite(analysis, docs)) return { pages: new Int32Array(0), total: 0 };
 
   // Each page once: the pages intents name first, then the candidates not seen yet.
   const seen = new Uint8Array(docs.city.length);
@@ -289,7 +309,8 @@ export function rank({ analysis, terms, soft, docs, pages, city, named, candidat
     // An intent naming the page is evidence in itself (INTENT_CREDIT of the rarest word's weight per
     // phrase word); one the words typed complete only through synonyms is not.
     if (intent !== undefined) covered += INTENT_CREDIT * intent.credit * idf(0, pages);
-    if (!isAnswer(covered, topical, unknown, total, intent !== undefined, all && rare)) return;
+    const own = phrase?.has(d) === true;
+    if (!own && !isAnswer(covered, topical, unknown, total, intent !== undefined, all && rare)) return;
     for (let k = 0; k < soft.length; k++) {
       const m = soft[k]!;
       if (m.weight[d]! > 0) score += SOFT * softWeights[k]! * factor(m, d);
@@ -301,11 +322,11 @@ export function rank({ analysis, terms, soft, docs, pages, city, named, candidat
     found[n] = d;
     // A general page a lexicon intent names answers the rest of a question about a tradesman.
     const trade = intent !== undefined && (intent.trade || (kinds !== undefined && intent.strong && docs.city[d] === '' && kinds[d] === 0));
-    tiers[n] = (trade ? TRADE_TIER : 0) + (intent?.strong ? INTENT_TIER : 0) + (local ? LOCAL_TIER : 0);
+    tiers[n] = (own ? PHRASE_TIER : (trade ? TRADE_TIER : 0) + (intent?.strong ? INTENT_TIER : 0)) + (local ? LOCAL_TIER : 0);
     scores[n++] = Math.round(score * 1000);
   };
   for (const [d, intent] of named) { seen[d] = 1; consider(d, intent); }
-  for (const d of candidates) {
+  for (const d of elsewhere ? [] : candidates) {
     if (seen[d] !== 0) continue;
     seen[d] = 1;
     if (allowedIn(docs, wanted, d)) consider(d, undefined);

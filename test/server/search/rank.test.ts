@@ -106,14 +106,28 @@ test('a query that is only a city is its pages, the city page first; with an unk
   assert.equal(run(analysis({}), []), [], 'nothing to look for: nothing found');
 });
 
-test("a query naming only places the site does not serve gets pages for every city, never a city's", () => {
+test('a query naming only places the site does not serve finds nothing, unless it asks about the site itself', () => {
   const terms: Array<Array<[string, Hit]>> = [[
     ['/servicios/cerrajeria/', hit('title')], ['/servicios/cerrajeria/vigo/', hit('title')], ['/guias/cambiar-bombin/', hit('heading')],
   ]];
   const away = analysis({ terms: [term('cerrajero')], elsewhere: true, intents: [intent({ services: ['cerrajeria'], covers: [0], strong: false })] });
-  assert.equal(run(away, terms), ['/servicios/cerrajeria/', '/guias/cambiar-bombin/']);
+  assert.equal(run(away, terms), [], 'a trade there: nobody does it');
+  assert.equal(run(analysis({ terms: [term('bombin')], elsewhere: true }), terms), [], 'a job there, no intent: nothing either');
   assert.equal(run(analysis({ elsewhere: true }), []), [], 'only such a place: nothing');
+  const question = analysis({ terms: [term('tarifas')], elsewhere: true, intents: [intent({ paths: ['/precios/'], covers: [0] })] });
+  assert.equal(run(question, [[['/precios/', hit('title')], ['/guias/fuga/', hit('title')]]]), ['/precios/'], "a question about the site: the general pages an intent names");
   assert.equal(run({ ...away, cities: ['vigo'] }, terms)[0], '/servicios/cerrajeria/vigo/', 'beside a served city, that city');
+});
+
+test("a page's own phrase answers and ranks first, even from its text alone", () => {
+  // On five pages: no word of a page's own, so a match in the text alone is no answer.
+  const elsewhere = [0, 1, 2].map((i): [string, Hit] => [`/otra/${i}/`, hit('body')]);
+  const terms: Array<Array<[string, Hit]>> = [[['/servicios/cerrajeria/', hit('title')], ['/guias/fuga/', hit('body')], ...elsewhere]];
+  const a = analysis({ terms: [term('correa')] });
+  const candidates = Int32Array.from(terms[0]!.map(([p]) => at(p))).sort();
+  const ranked = (phrase?: ReadonlySet<number>) => [...rank({ analysis: a, terms: terms.map(matches), soft: [], docs, pages: PATHS.length, city: 'todas', named: new Map(), candidates, phrase }, Infinity).pages].map((d) => PATHS[d]![0]);
+  assert.equal(ranked(), ['/servicios/cerrajeria/']);
+  assert.equal(ranked(new Set([at('/guias/fuga/')])), ['/guias/fuga/', '/servicios/cerrajeria/']);
 });
 
 test("with a city, a service's general page that answers stands for its page of that city, which ranks above it", () => {
