@@ -38,7 +38,6 @@ function intactSize(file: string, ext: SiblingExt, data: Uint8Array): number | u
  * `encode`'s output, kept in the build's new entries.
  */
 export function siblingFile(cache: SiblingCache, key: string, ext: SiblingExt, data: Uint8Array, encode: () => Uint8Array): { file: string; size: number } {
-  cache.used.add(key);
   for (const dir of [cache.newDir, cache.dir]) {
     const file = entryFile(dir, key, ext);
     const size = intactSize(file, ext, data);

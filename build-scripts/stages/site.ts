@@ -52,7 +52,8 @@ export function writeWithSiblings(to: string, data: Uint8Array, cache?: SiblingC
   else fs.linkSync(shared, to);
   if (data.length < COMPRESS_MIN_BYTES || !compressible(to)) return 0;
   const key = cache && siblingKey(data);
-  if (key) cache!.used.add(key);
+  // Kept when the cache is pruned, also when the siblings come from the shared build.
+  if (cache && key) cache.used.add(key);
   let written = 0;
   for (const [ext, encode] of ENCODERS) {
     if (shared !== undefined && linked(shared + ext, to + ext)) {

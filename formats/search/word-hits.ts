@@ -65,10 +65,12 @@ export function lengthFactors(src: Pick<WordSources, 'tokens' | 'averageTokens' 
   return out;
 }
 
-/** The body score of hit `k`: BM25's term-frequency part of its mentions on a page of its length. */
+/** BM25's term-frequency part of `tf` mentions on a page whose length factor is `length`. */
+const tfScore = (tf: number, length: number): number => (tf === 0 ? 0 : (tf * (K1 + 1)) / (tf + length));
+
+/** The body score of hit `k`. */
 export function bodyScore(hits: WordHits, k: number): number {
-  const tf = hits.mentions[k]!;
-  return tf === 0 ? 0 : (tf * (K1 + 1)) / (tf + hits.lengths[hits.docs[k]!]!);
+  return tfScore(hits.mentions[k]!, hits.lengths[hits.docs[k]!]!);
 }
 
 export class WordHitsMaker {
@@ -155,9 +157,7 @@ export function wordHitsOf(docs: Int32Array, mentions: Uint16Array | Uint32Array
   let top = 0;
   for (let i = 0; i < count; i++) {
     if ((flags[i]! & (TITLE | HEADING)) !== 0) topical++;
-    const tf = mentions[i]!;
-    // bodyScore, inline: this loop runs over every page a common word is on.
-    if (tf !== 0) top = Math.max(top, (tf * (K1 + 1)) / (tf + lengths[docs[i]!]!));
+    top = Math.max(top, tfScore(mentions[i]!, lengths[docs[i]!]!));
   }
   const pages = new Int32Array(topical);
   for (let i = 0, t = 0; i < count; i++) if ((flags[i]! & (TITLE | HEADING)) !== 0) pages[t++] = docs[i]!;
