@@ -2,10 +2,9 @@
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import sitemap from '@astrojs/sitemap';
-import { unified } from '@astrojs/markdown-remark';
 import { siteUrlFrom } from './formats/settings.ts';
 import { SEARCH_PAGE_PATH } from './formats/search-page.ts';
-import { rehypeScrollTables } from './src/lib/rehype-scroll-tables.ts';
+import { markdownProcessor } from './src/lib/guide-markdown.ts';
 
 // SITE_URL, read as the server and the read-model build read it (formats/settings.ts).
 const site = siteUrlFrom(process.env);
@@ -22,10 +21,9 @@ export default defineConfig({
   integrations: [sitemap({ filter: (page) => new URL(page).pathname !== SEARCH_PAGE_PATH })],
   compressHTML: true,
   // remark/rehype, as the read model's Markdown and the guides' HTML were made with (Astro's
-  // default processor, Sätteri, writes some constructs differently). Plugins live in
-  // src/lib/{remark,rehype}-*.ts: the build removes Astro's content cache when one changes
-  // (build-scripts/render-inputs.ts), as Astro's own cache key does not cover their code.
-  markdown: { processor: unified({ rehypePlugins: [rehypeScrollTables] }) },
+  // default processor, Sätteri, writes some constructs differently): the one the guides' pages
+  // render their files with (src/lib/guide-markdown.ts). Plugins live in src/lib/{remark,rehype}-*.ts.
+  markdown: { processor: markdownProcessor },
   server: { port: Number(process.env.PORT || 4321) },
   devToolbar: { enabled: false },
   // Pages of getStaticPaths routes come back from the last build while their cacheKey

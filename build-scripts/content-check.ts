@@ -3,8 +3,8 @@
  * its content store between builds and renders a guide again only when the file's digest changed,
  * and the pages are bundled from the store as written on disk: whatever leaves that file behind
  * the sources (a lost write, a cache restored from elsewhere) builds old pages and still exits 0.
- * So each guide must have its entry, with its file's digest, and its page must hold that entry's
- * rendered HTML; the entries of the JSON collections must equal the files' items.
+ * So each guide must have its entry, with its file's digest, and its page must hold the guide's
+ * HTML; the entries of the JSON collections must equal the files' items.
  * Astro renders every page again on each build, so a bundle built from an older store shows in
  * the pages of the guides that changed: only those are read, the others' digests being recorded
  * when their pages were last found right (all are read when there is no record).
@@ -13,6 +13,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import xxhash from 'xxhash-wasm';
 import { checkedFile, readContentStore, type ContentStore, type StoreEntry } from './astro-store.ts';
+import { renderGuideFile } from '../src/lib/guide-markdown.ts';
 
 export interface StaleContent {
   /** The site path built from it. */
@@ -102,13 +103,22 @@ async function staleGuide(options: ContentCheckOptions, dir: string, files: stri
     const found = await Promise.all(toRead.slice(i, i + READ_AHEAD).map(async ([name, entry]) => {
       const html = await fs.readFile(path.join(options.distDir, 'guias', entry.id, 'index.html'), 'utf8').catch(() => undefined);
       if (html === undefined) return { page: guidePage(entry.id), detail: `${source(name)} has no built page` };
-      return html.includes(entry.rendered?.html ?? '\0') ? null
-        : { page: guidePage(entry.id), detail: `the built page does not hold ${source(name)} as Astro's content store renders it` };
+      return html.includes(await expectedHtml(options.root, entry)) ? null
+        : { page: guidePage(entry.id), detail: `the built page does not hold ${source(name)} as it renders` };
     }));
     const stale = found.find((f) => f !== null);
     if (stale) return { stale };
   }
   return { digests: Object.fromEntries([...store.get(GUIDES)?.values() ?? []].map((e) => [e.id, e.digest!])) };
+}
+
+/**
+ * What a guide's page must hold: the HTML Astro's loader rendered into the store, or, as the site's
+ * loader keeps none (src/lib/guides-loader.ts), the file rendered as its page renders it.
+ */
+async function expectedHtml(root: string, entry: StoreEntry): Promise<string> {
+  if (entry.rendered?.html !== undefined) return entry.rendered.html;
+  return entry.filePath ? renderGuideFile(entry.filePath, root) : '\0';
 }
 
 async function readChecked(root: string): Promise<Record<string, string> | undefined> {

@@ -24,10 +24,11 @@
  *     Page: /guias/<file name without .md>/.
  */
 import { defineCollection } from 'astro:content';
-import { file, glob } from 'astro/loaders';
+import { file } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { CITY_SLUGS } from '../formats/schemas/cities.ts';
 import servicesData from './content/services.json';
+import { guidesLoader } from './lib/guides-loader.ts';
 
 /** Climate and housing traits a city can have; services explain what each means for their trade. */
 export const TRAITS = ['calor', 'frio', 'humedad', 'lluvia', 'salitre', 'viento', 'cal', 'calima', 'tormentas'] as const;
@@ -117,7 +118,7 @@ const cities = defineCollection({
 });
 
 const guides = defineCollection({
-  loader: glob({ pattern: '*.md', base: './src/content/guides' }),
+  loader: guidesLoader({ base: 'src/content/guides' }),
   schema: z.object({
     title: text,
     description: text,

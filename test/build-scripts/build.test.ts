@@ -434,7 +434,7 @@ siteTest('a site astro built from a stale content store is built again from the 
     await fs.appendFile(path.join(site.contentDir, 'guides', 'fuga.md'), '\nY llama al tejador.\n');
     process.env.FAKE_ASTRO_STALE = 'page';
     const err = await expectFailure(build([]));
-    assert.is(err.message, 'build failed at stage astro, page /guias/fuga/: the built site does not reflect the sources: the built page does not hold content/guides/fuga.md as Astro\'s content store renders it');
+    assert.is(err.message, 'build failed at stage astro, page /guias/fuga/: the built site does not reflect the sources: the built page does not hold content/guides/fuga.md as it renders');
     assert.is(await readPointer(site.outDir), second.buildId, 'the published model stays as it was');
   } finally {
     delete process.env.FAKE_ASTRO_STALE;

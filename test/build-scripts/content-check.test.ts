@@ -10,7 +10,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import xxhash from 'xxhash-wasm';
 import { findStaleContent } from '../../build-scripts/content-check.ts';
-import { clearContentStore } from '../../build-scripts/astro-store.ts';
+import { checkedFile, clearContentStore } from '../../build-scripts/astro-store.ts';
+import { renderGuideFile } from '../../src/lib/guide-markdown.ts';
 import { astroStoreClass, storeDir, storeFile, type AstroStore } from '../helpers/astro-store.ts';
 
 const GUIDES: Record<string, string> = {
@@ -28,8 +29,12 @@ interface Project {
   contentDir: string;
   distDir: string;
   guide(name: string): string;
-  /** What `astro build` would leave: the store from the sources now, and the guides' pages from it (unless `pages` is false). */
-  build(options?: { chunked?: boolean; pages?: boolean }): Promise<void>;
+  /**
+   * What `astro build` would leave: the store from the sources now, and the guides' pages from it
+   * (unless `pages` is false); with `ownRender`, as the site's loader and pages make them (no HTML
+   * in the store, each page rendering its file).
+   */
+  build(options?: { chunked?: boolean; pages?: boolean; ownRender?: boolean }): Promise<void>;
 }
 
 async function project(): Promise<Project> {
@@ -60,8 +65,11 @@ async function project(): Promise<Project> {
       for (const name of await fs.readdir(path.join(contentDir, 'guides'))) {
         const text = await fs.readFile(p.guide(name), 'utf8');
         const id = name.slice(0, -3);
-        const html = rendered(text);
-        store.scopedStore('guides').set({ id, data: { title: id }, body: text, filePath: `src/content/guides/${name}`, digest: h64ToString(text), rendered: { html, metadata: {} } });
+        const filePath = `src/content/guides/${name}`;
+        const html = options.ownRender ? await renderGuideFile(filePath, root) : rendered(text);
+        store.scopedStore('guides').set(options.ownRender
+          ? { id, data: { title: id }, filePath, digest: h64ToString(text) }
+          : { id, data: { title: id }, body: text, filePath, digest: h64ToString(text), rendered: { html, metadata: {} } });
         if (options.pages === false) continue;
         await fs.mkdir(path.join(distDir, 'guias', id), { recursive: true });
         await fs.writeFile(path.join(distDir, 'guias', id, 'index.html'), `<!doctype html><main><h1>${id}</h1><div class="prose">${html}</div></main>`);
@@ -104,7 +112,17 @@ projectTest('a page that does not hold its entry as the store renders it is name
   await p.build({ chunked: true });
   const page = path.join(p.distDir, 'guias', 'fuga-de-agua', 'index.html');
   await fs.writeFile(page, (await fs.readFile(page, 'utf8')).replace('Cierra la llave de paso.', 'Texto de ayer.'));
-  assert.equal(await check(p), { page: '/guias/fuga-de-agua/', detail: 'the built page does not hold src/content/guides/fuga-de-agua.md as Astro\'s content store renders it' });
+  assert.equal(await check(p), { page: '/guias/fuga-de-agua/', detail: 'the built page does not hold src/content/guides/fuga-de-agua.md as it renders' });
+});
+
+projectTest('a store without the guides\' HTML: each page must hold its file rendered as the page renders it', async (p) => {
+  await p.build({ ownRender: true });
+  assert.is(await check(p), null);
+  const page = path.join(p.distDir, 'guias', 'tragaluz', 'index.html');
+  assert.ok((await fs.readFile(page, 'utf8')).includes('<p>Revisa el sellado.</p>'));
+  await fs.writeFile(page, (await fs.readFile(page, 'utf8')).replace('Revisa el sellado.', 'Texto de ayer.'));
+  await fs.rm(checkedFile(p.root), { force: true });
+  assert.equal(await check(p), { page: '/guias/tragaluz/', detail: 'the built page does not hold src/content/guides/tragaluz.md as it renders' });
 });
 
 projectTest('once checked, only the pages of the guides changed since are read again; clearing the store clears that record', async (p) => {
@@ -116,7 +134,7 @@ projectTest('once checked, only the pages of the guides changed since are read a
   assert.is(await check(p), null, 'an unchanged guide\'s page is not read');
   await fs.appendFile(p.guide('fuga-de-agua.md'), 'Y llama al fontanero.\n');
   await p.build({ pages: false });
-  assert.is((await check(p))?.detail, 'the built page does not hold src/content/guides/fuga-de-agua.md as Astro\'s content store renders it');
+  assert.is((await check(p))?.detail, 'the built page does not hold src/content/guides/fuga-de-agua.md as it renders');
   await fs.writeFile(page, good);
   await p.build();
   assert.is(await check(p), null);
