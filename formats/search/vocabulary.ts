@@ -6,6 +6,7 @@
  * electricista, "humed|ad": humedad ↔ humedades) and the shorter stem has at least five letters.
  * Never by prefix alone: "dentista" must not match "dentro", nor "agua" match "agudo".
  */
+import { soundKey } from './phonetic.ts';
 import { stem } from './stem-es.ts';
 
 const TAILS = ['a', 'e', 'i', 'o', 'ad', 'ar', 'er', 'ir', 'or', 'ic'];
@@ -150,10 +151,15 @@ function dataOf(entries: Iterable<readonly [string, number, string?]>): Vocabula
   return { words: { size: words.length, get: (i) => words[i]! }, pages, stemIds, byStemStarts: starts, byStem: order };
 }
 
+/** Words shorter than this are not matched by sound: short words sound like too many others. */
+const SOUND_MIN = 4;
+/** Sound keys this long or longer may differ by one edit too. */
+const SOUND_EDIT_MIN = 7;
+
 export class Vocabulary {
   private readonly data: VocabularyData;
   /** For typo correction, made on its first use (or at `prepare`): every word and stem. */
-  private edits: { words: EditIndex; stems: EditIndex } | undefined;
+  private edits: { words: EditIndex; stems: EditIndex; sounds: Map<string, string[]>; soundKeys: EditIndex } | undefined;
   /** correct() answers, bounded: a query word is looked up on every search that has it. */
   private readonly corrections = new Map<string, string | null>();
 
@@ -236,14 +242,38 @@ export class Vocabulary {
   }
 
   /** Makes what typo correction reads, so the first misspelt query does not wait for it. */
-  prepare(): { words: EditIndex; stems: EditIndex } {
+  prepare(): { words: EditIndex; stems: EditIndex; sounds: Map<string, string[]>; soundKeys: EditIndex } {
     if (this.edits === undefined) {
       const { stemIds, byStemStarts } = this.data;
       // Stems with words only: the list holds the stems of titles and headings too.
       const stems = [...stemIds].filter(([, n]) => byStemStarts[n + 1]! > byStemStarts[n]!).map(([s]) => s);
-      this.edits = { words: new EditIndex(this.words()), stems: new EditIndex(stems) };
+      const words = this.words();
+      const sounds = new Map<string, string[]>();
+      for (const w of words) {
+        if (w.length < SOUND_MIN) continue;
+        const key = soundKey(w);
+        const list = sounds.get(key);
+        if (list === undefined) sounds.set(key, [w]);
+        else list.push(w);
+      }
+      this.edits = { words: new EditIndex(words), stems: new EditIndex(stems), sounds, soundKeys: new EditIndex(sounds.keys()) };
     }
     return this.edits;
+  }
+
+  /**
+   * A page word that sounds as `t` does (phonetic.ts), or with `near` one sound key edit from it,
+   * for a longer word ("calefazzion"): for misspellings by ear, more than one edit from the
+   * spelling. The most frequent wins.
+   */
+  soundsLike(t: string, near = false): string | undefined {
+    if (t.length < SOUND_MIN) return undefined;
+    const { sounds, soundKeys } = this.prepare();
+    const key = soundKey(t);
+    const list = !near ? sounds.get(key) : key.length >= SOUND_EDIT_MIN ? soundKeys.within(key).flatMap((k) => sounds.get(k)!) : undefined;
+    let best: string | undefined;
+    for (const w of list ?? []) if (best === undefined || this.rank(w, best) < 0) best = w;
+    return best;
   }
 
   private closest(t: string): string | undefined {
