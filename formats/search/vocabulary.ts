@@ -6,6 +6,7 @@
  * electricista, "humed|ad": humedad ↔ humedades) and the shorter stem has at least five letters.
  * Never by prefix alone: "dentista" must not match "dentro", nor "agua" match "agudo".
  */
+import { soundKey } from './phonetic.ts';
 import { stem } from './stem-es.ts';
 
 const TAILS = ['a', 'e', 'i', 'o', 'ad', 'ar', 'er', 'ir', 'or', 'ic'];
@@ -150,10 +151,79 @@ function dataOf(entries: Iterable<readonly [string, number, string?]>): Vocabula
   return { words: { size: words.length, get: (i) => words[i]! }, pages, stemIds, byStemStarts: starts, byStem: order };
 }
 
+/** Letters a sound key is made of (folded words, phonetic.ts). */
+const KEY_LETTERS = 'abcdefghijklmnopqrstuvwxyzñ0123456789';
+
+/** FNV-1a of a string's UTF-16 code units. */
+function hash32(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** The strings one deletion, substitution, insertion or swap of neighbours from `key` (KEY_LETTERS). */
+function oneEditVariants(key: string): Set<string> {
+  const out = new Set<string>();
+  for (let i = 0; i <= key.length; i++) {
+    const head = key.slice(0, i);
+    if (i < key.length) {
+      out.add(head + key.slice(i + 1));
+      if (i + 1 < key.length) out.add(head + key[i + 1] + key[i] + key.slice(i + 2));
+    }
+    for (const c of KEY_LETTERS) {
+      out.add(head + c + key.slice(i));
+      if (i < key.length) out.add(head + c + key.slice(i + 1));
+    }
+  }
+  return out;
+}
+
+/**
+ * Page words by the sound key they have: word numbers in the order of their keys' hashes, beside
+ * those hashes. Two numbers a word, where a map of keys would hold a string per word.
+ */
+export class SoundIndex {
+  private readonly hashes: Uint32Array;
+  private readonly ids: Int32Array;
+
+  constructor(private readonly words: readonly string[]) {
+    const ids: number[] = [];
+    const hashes: number[] = [];
+    words.forEach((w, i) => { if (w.length >= SOUND_MIN) { ids.push(i); hashes.push(hash32(soundKey(w))); } });
+    const order = Int32Array.from(ids.keys()).sort((a, b) => hashes[a]! - hashes[b]!);
+    this.hashes = Uint32Array.from(order, (k) => hashes[k]!);
+    this.ids = Int32Array.from(order, (k) => ids[k]!);
+  }
+
+  /** The words whose sound key is `key`. */
+  get(key: string): string[] {
+    const h = hash32(key);
+    let lo = 0;
+    let hi = this.hashes.length;
+    while (lo < hi) { const mid = (lo + hi) >>> 1; if (this.hashes[mid]! < h) lo = mid + 1; else hi = mid; }
+    const out: string[] = [];
+    for (let i = lo; i < this.hashes.length && this.hashes[i] === h; i++) {
+      const w = this.words[this.ids[i]!]!;
+      if (soundKey(w) === key) out.push(w);
+    }
+    return out;
+  }
+
+  /** The words whose sound key is one edit from `key`, or is `key`. */
+  near(key: string): string[] {
+    return [...oneEditVariants(key).add(key)].flatMap((k) => this.get(k));
+  }
+}
+
+/** Words shorter than this are not matched by sound: short words sound like too many others. */
+const SOUND_MIN = 4;
+/** Sound keys this long or longer may differ by one edit too. */
+const SOUND_EDIT_MIN = 7;
+
 export class Vocabulary {
   private readonly data: VocabularyData;
   /** For typo correction, made on its first use (or at `prepare`): every word and stem. */
-  private edits: { words: EditIndex; stems: EditIndex } | undefined;
+  private edits: { words: EditIndex; stems: EditIndex; sounds: SoundIndex } | undefined;
   /** correct() answers, bounded: a query word is looked up on every search that has it. */
   private readonly corrections = new Map<string, string | null>();
 
@@ -236,14 +306,30 @@ export class Vocabulary {
   }
 
   /** Makes what typo correction reads, so the first misspelt query does not wait for it. */
-  prepare(): { words: EditIndex; stems: EditIndex } {
+  prepare(): { words: EditIndex; stems: EditIndex; sounds: SoundIndex } {
     if (this.edits === undefined) {
       const { stemIds, byStemStarts } = this.data;
       // Stems with words only: the list holds the stems of titles and headings too.
       const stems = [...stemIds].filter(([, n]) => byStemStarts[n + 1]! > byStemStarts[n]!).map(([s]) => s);
-      this.edits = { words: new EditIndex(this.words()), stems: new EditIndex(stems) };
+      const words = this.words();
+      this.edits = { words: new EditIndex(words), stems: new EditIndex(stems), sounds: new SoundIndex(words) };
     }
     return this.edits;
+  }
+
+  /**
+   * A page word that sounds as `t` does (phonetic.ts), or with `near` one sound key edit from it,
+   * for a longer word ("calefazzion"): for misspellings by ear, more than one edit from the
+   * spelling. The most frequent wins.
+   */
+  soundsLike(t: string, near = false): string | undefined {
+    if (t.length < SOUND_MIN) return undefined;
+    const key = soundKey(t);
+    if (near && key.length < SOUND_EDIT_MIN) return undefined;
+    const { sounds } = this.prepare();
+    let best: string | undefined;
+    for (const w of near ? sounds.near(key) : sounds.get(key)) if (best === undefined || this.rank(w, best) < 0) best = w;
+    return best;
   }
 
   private closest(t: string): string | undefined {

@@ -88,6 +88,11 @@ export interface Analysis {
   soft: Term[];
   unknown: Unknown[];
   intents: MatchedIntent[];
+  /**
+   * The words read, in the query's order, as runs that place names, not-offered words and words
+   * nothing on the site has break: what a page's own phrase is looked for in (phrase.ts).
+   */
+  runs: string[][];
 }
 
 /** What a normalized query means, read with the build's lexicon and vocabulary (see the module's comment). */
@@ -105,6 +110,9 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
   const terms: Term[] = [];
   const soft: Term[] = [];
   const unknown: Unknown[] = [];
+  const runs: string[][] = [[]];
+  const read = (...ws: readonly string[]) => runs[runs.length - 1]!.push(...ws);
+  const breakRun = () => { if (runs[runs.length - 1]!.length > 0) runs.push([]); };
   /** Every word the query means, as stems: what intent phrases are matched against. */
   const meant = new Set<string>();
   /** The clause being read ("…el coche | porque la puerta del garaje no abre"), and by clause the stems meant in it and the terms it holds. */
@@ -161,11 +169,12 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
       meantIn.push(new Set());
     }
     const place = lexicon.places.at(tokens, i);
-    if (place) { addCities(place.value); i += place.words.length; continue; }
+    if (place) { addCities(place.value); breakRun(); i += place.words.length; continue; }
     const elsewhere = lexicon.notOffered.at(tokens, i);
     if (elsewhere) {
       const u = { text: elsewhere.words.join(' '), weight: UNKNOWN_WEIGHTS.notOffered };
       unknown.push(u);
+      breakRun();
       for (const w of elsewhere.words) mean(stem(w));
       if (elsewhere.value) noteThing(u, elsewhere.words);
       i += elsewhere.words.length;
@@ -174,10 +183,13 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
     const phrase = lexicon.synonyms.at(tokens, i);
     if (phrase && phrase.words.length > 1) {
       addTerm(phrase.words.join(' '), alternativesOf(phrase.value, phrase.words), phrase.words.filter((w) => !lexicon.filler.has(w)));
+      read(...phrase.words);
       i += phrase.words.length;
       continue;
     }
     const w = tokens[i++]!;
+    if (onSite(w)) read(w);
+    else if (TOO_SHORT.test(w) || lexicon.filler.has(w) || vocabulary.pages(w) > 0 || lexicon.knows(w) || lexicon.language(w) !== undefined) breakRun();
     // Numbers and one- or two-letter words say nothing a page could be found by ("18 grados",
     // "no", "ya").
     // A short word the lexicon groups with others ("wc", "ac") stands for them.
@@ -204,7 +216,11 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
     const typoCities = lexicon.placeTypo(w);
     if (typoCities) { addCities(typoCities); continue; }
     const spelled = CHAT_SPELLINGS.map(([from, to]) => w.replace(from, to)).find((x) => x !== w && (onSite(x) || lexicon.knows(x)));
-    const fixed = spelled ?? (w.length >= TYPO_MIN ? (vocabulary.correct(w, TYPO_MIN) ?? lexicon.correct(w)) : undefined);
+    // A page word said as it is written ("yabe", "serrageria") is what was meant rather than any
+    // one edit away; a word one edit from such a word ("calefazzion") comes last.
+    const fixed = spelled ?? (w.length >= TYPO_MIN
+      ? (vocabulary.soundsLike(w) ?? vocabulary.correct(w, TYPO_MIN) ?? lexicon.correct(w) ?? vocabulary.soundsLike(w, true))
+      : undefined);
     // A misspelt word for what the site does not offer ("mudansas") is not offered either.
     const misspelt = fixed === undefined ? undefined : lexicon.notOffered.at([fixed], 0);
     if (fixed !== undefined && misspelt !== undefined) {
@@ -215,6 +231,10 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
     } else if (fixed !== undefined) word(fixed);
     else if (onSite(w)) word(w);
     else dropped++;
+    if (!onSite(w)) {
+      if (fixed !== undefined && onSite(fixed)) read(fixed);
+      else breakRun();
+    }
   }
 
   // Rooms say where: topics only when nothing else is.
@@ -255,5 +275,5 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
   }
   const most = Math.max(0, ...named.values());
   const cities = [...named].filter(([, n]) => n === most).map(([c]) => c);
-  return { cities, elsewhere, terms, soft: soft.filter((t) => !terms.includes(t) && lookedUp(t)), unknown, intents };
+  return { cities, elsewhere, terms, soft: soft.filter((t) => !terms.includes(t) && lookedUp(t)), unknown, intents, runs: runs.filter((r) => r.length > 0) };
 }

@@ -41,7 +41,7 @@ import type { PageStems } from '../../formats/search/page-stems.ts';
 import { HEADING, TITLE } from '../../formats/search/match-flags.ts';
 import { fieldsFactor, namedPages, rank, neededTerms, termWeights, type RankDocs, type TermMatches } from './rank.ts';
 import { isSpecific } from './precision.ts';
-import { phrasePages } from './phrase.ts';
+import { ORDERED_PAGES_READ, orderedPages, orderedWindows, phrasePages } from './phrase.ts';
 import { BODY, bodyScore, familyKey, WordHitsMaker, type WordHits } from '../../formats/search/word-hits.ts';
 import { TokenPlaces } from './token-places.ts';
 import { ENGLISH_WORDS_FILE, LEXICON_FILE, readIndexFile, SPANISH_WORDS_FILE, TEXTS_FILE, type SearchIndexFile } from '../../formats/search/index-file.ts';
@@ -474,8 +474,16 @@ export class SearchEngine {
    * intents have not read every term already (what it knows a query means, it answers), nor
    * read it as asking for a tradesman (his pages answer).
    */
-  private phrase({ terms, unknown, intents }: Analysis, hits: readonly TermWordHits[]): number[] {
-    if (unknown.length > 0 || terms.length < 2 || intents.some((i) => i.trade)) return [];
+  private phrase(analysis: Analysis, hits: readonly TermWordHits[]): number[] {
+    const { unknown, intents, elsewhere } = analysis;
+    if (unknown.length > 0 || elsewhere || intents.some((i) => i.trade)) return [];
+    const together = this.together(analysis, hits);
+    return together.length > 0 ? together : this.ordered(analysis);
+  }
+
+  /** The query's topic words together in one or two pages' text (phrasePages), any order. */
+  private together({ terms, intents }: Analysis, hits: readonly TermWordHits[]): number[] {
+    if (terms.length < 2) return [];
     const read = new Set(intents.filter((i) => i.strong).flatMap((i) => i.covers));
     if (terms.every((_, k) => read.has(k))) return [];
     const words: WordHits[] = [];
@@ -492,6 +500,46 @@ export class SearchEngine {
     }
     const specific = words.some((w) => isSpecific(w.count, this.pages.size));
     return phrasePages(words, this.pages.size, specific, (d, k) => this.places.positions(d, families[k]!));
+  }
+
+  /**
+   * The pages holding several query words in the order typed (phrase.ts `orderedWindows`), read on
+   * the pages of each window's rarest word when it is on few. A window of three words whose terms
+   * the lexicon's intents already read stays theirs: a short everyday phrase is no quote.
+   */
+  private ordered({ terms, intents, runs }: Analysis): number[] {
+    const read = new Set(intents.filter((i) => i.strong).flatMap((i) => i.covers));
+    const allRead = terms.length > 0 && terms.every((_, k) => read.has(k));
+    // Words whose answers the ranking looks up anyway: reading their page lists costs nothing more.
+    const looked = new Set(terms.flatMap((t) => t.alternatives.filter((a) => a.weight === 1).flatMap((a) => a.words)));
+    for (const window of orderedWindows(runs)) {
+      if (allRead && window.length < 4) continue;
+      const ids = window.map((w) => this.familyIds(w));
+      if (ids.some((x) => x.length === 0)) continue;
+      const pages = this.orderedCandidates(window, looked);
+      if (pages === undefined) continue;
+      const found = orderedPages(pages, (d) => this.pages.docs[d] !== undefined && this.places.hasSequence(d, ids));
+      // On more pages than a phrase of its own: its shorter windows are more common still.
+      if (found !== undefined && found.length > 0) return found;
+    }
+    return [];
+  }
+
+  /**
+   * The fewest pages a window's words in order can be on, at most ORDERED_PAGES_READ: those of its
+   * rarest word, or of the word titling or heading the fewest (a heading quoted: "lo que no
+   * conviene hacer"); undefined when every list is longer. Only words on few pages or looked up
+   * anyway are read.
+   */
+  private orderedCandidates(window: readonly string[], looked: ReadonlySet<string>): ArrayLike<number> | undefined {
+    let best: ArrayLike<number> | undefined;
+    for (const w of window) {
+      if (!looked.has(w) && this.vocabulary.familyPages(w) > ORDERED_PAGES_READ) continue;
+      const hits = this.wordHits(w);
+      const list = hits.count <= ORDERED_PAGES_READ ? hits.docs.subarray(0, hits.count) : hits.topical;
+      if (list.length <= ORDERED_PAGES_READ && (best === undefined || list.length < best.length)) best = list;
+    }
+    return best;
   }
 
   /**

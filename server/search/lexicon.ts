@@ -6,6 +6,7 @@
 import type { CitySlug } from '../../formats/schemas/cities.ts';
 import type { CompiledLexicon } from '../../formats/schemas/lexicon.ts';
 import type { BloomFilter } from '../../formats/search/bloom.ts';
+import { basqueBareForms } from './basque-endings.ts';
 import { EditIndex, withinOneEdit } from '../../formats/search/vocabulary.ts';
 
 export interface Phrase<T> { words: readonly string[]; value: T }
@@ -166,9 +167,21 @@ export class Lexicon {
       const kept = this.notOffered.at(tokens, i);
       if (kept) { out.push(...kept.words); i += kept.words.length; continue; }
       const r = this.rewrites.at(tokens, i);
-      if (r) { out.push(...r.value); i += r.words.length; } else out.push(tokens[i++]!);
+      if (r) { out.push(...r.value); i += r.words.length; continue; }
+      const t = tokens[i++]!;
+      out.push(...(this.declined(t) ?? [t]));
     }
     return out;
+  }
+
+  /** What a Basque noun under a case ending means ("pitzadurak", "sukaldean"): its bare form's one-word rewrite, for a word nothing knows. */
+  private declined(word: string): readonly string[] | undefined {
+    if (word.length < 5 || this.isReal(word)) return undefined;
+    for (const bare of basqueBareForms(word)) {
+      const r = this.rewrites.at([bare], 0);
+      if (r !== undefined) return r.value;
+    }
+    return undefined;
   }
 
   /** A word the lexicon itself uses. */

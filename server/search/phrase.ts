@@ -85,3 +85,64 @@ export function shortestSpan(lists: ReadonlyArray<readonly number[]>): number {
     at[lo]!++;
   }
 }
+
+/**
+ * A page's own sentence: several query words standing together in the order typed in one or two
+ * pages' text, however common each word is ("si algo no sale bien", "cuando no es una fuga").
+ * Stop words count here, as the order does: together they say which page was read. Two words are
+ * an everyday pair, never one page's: a window holds three words or more, two of them of four
+ * letters or more, unless it holds four.
+ */
+export const ORDERED_MIN = 3;
+/** Words in a window at most (TokenPlaces `hasSequence` reads eight). */
+export const ORDERED_MAX = 8;
+/** Runs this long may leave a word out at an end. */
+const LONG_RUN = 5;
+/** Windows tried per query, longest first: each reads up to ORDERED_PAGES_READ pages. */
+const ORDERED_WINDOWS = 8;
+/**
+ * Pages of a window's rarest word read for the words in order: past this many its words are too
+ * common for a sentence of them to be found by reading, on a site of any size.
+ */
+export const ORDERED_PAGES_READ = 96;
+
+/** Whether a window of query words may be a page's own sentence (see above). */
+export const orderedWindow = (words: readonly string[]) =>
+  words.length >= ORDERED_MIN + 1 || (words.length >= ORDERED_MIN && words.filter((w) => w.length >= 4).length >= 2);
+
+/**
+ * The windows of each run worth looking for, longest first (at most ORDERED_WINDOWS): the whole
+ * run, or of a run of LONG_RUN words or more all but one word at an end ("y si…"). A phrase a
+ * page has inside a longer request ("cambiar las tuberías de hierro galvanizado") is a page
+ * mentioning the job, not the page read.
+ */
+export function orderedWindows(runs: ReadonlyArray<readonly string[]>): string[][] {
+  const out: string[][] = [];
+  const longest = Math.min(ORDERED_MAX, Math.max(0, ...runs.map((r) => r.length)));
+  for (let n = longest; n >= ORDERED_MIN; n--) {
+    for (const run of runs) {
+      if (n < run.length - (run.length >= LONG_RUN ? 1 : 0)) continue;
+      for (let i = 0; i + n <= run.length; i++) {
+        const w = run.slice(i, i + n);
+        if (!orderedWindow(w)) continue;
+        out.push(w);
+        if (out.length === ORDERED_WINDOWS) return out;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The pages (at most PHRASE_PAGES) holding a window's words in order, of the `pages` its rarest
+ * word is on (`inOrder(d)` reads page d); none when more do.
+ */
+export function orderedPages(pages: ArrayLike<number>, inOrder: (d: number) => boolean): number[] | undefined {
+  const out: number[] = [];
+  for (let i = 0; i < pages.length; i++) {
+    if (!inOrder(pages[i]!)) continue;
+    if (out.length === PHRASE_PAGES) return undefined;
+    out.push(pages[i]!);
+  }
+  return out;
+}

@@ -257,7 +257,7 @@ export function rank({ analysis, terms, soft, docs, pages, city, named, candidat
   const { weights, unknown, total } = termWeights(analysis, terms.map((m) => m.count), pages);
   const softWeights = soft.map((m) => idf(m.count, pages));
 
-  if (analysis.terms.length === 0 && analysis.intents.length === 0) {
+  if (analysis.terms.length === 0 && analysis.intents.length === 0 && (phrase === undefined || phrase.size === 0)) {
     if (analysis.unknown.length > 0 || wanted.length === 0) return { pages: new Int32Array(0), total: 0 };
     const found: number[] = [];
     const scores: number[] = [];

@@ -24,6 +24,8 @@ export class TokenPlaces {
   private readonly memo = new Map<string, Int32Array>();
   /** By stem number, whether the family being looked for holds it; all zero between uses. */
   private readonly marks: Uint8Array;
+  /** By stem number, which words of a phrase being looked for hold it (a bit each); all zero between uses. */
+  private readonly bits: Uint8Array;
 
   constructor(
     private readonly text: (page: number) => Words,
@@ -32,6 +34,7 @@ export class TokenPlaces {
   ) {
     this.cache = new Lru(cacheBytes);
     this.marks = new Uint8Array(stemIds.size);
+    this.bits = new Uint8Array(stemIds.size);
   }
 
   /** Stem numbers of a family's stems the index has. */
@@ -50,6 +53,32 @@ export class TokenPlaces {
     }
     for (const id of ids) marks[id] = 0;
     return out;
+  }
+
+  /**
+   * Whether page `page` holds, somewhere, consecutive tokens whose stems are each in the matching
+   * `words[k]` (at most 8 words): a phrase in its order, read off the whole text, not the first
+   * positions (a stop word has hundreds).
+   */
+  hasSequence(page: number, words: readonly Int32Array[]): boolean {
+    if (words.length === 0 || words.length > 8) return false;
+    const { at, ids: stems } = this.stemsOf(page);
+    const marks = this.bits;
+    words.forEach((ids, k) => { for (const id of ids) marks[id]! |= 1 << k; });
+    const tokens = at.length - 1;
+    const bitsAt = (t: number) => {
+      let b = 0;
+      for (let k = at[t]!; k < at[t + 1]!; k++) b |= marks[stems[k]!]!;
+      return b;
+    };
+    let found = false;
+    scan: for (let t = 0; t + words.length <= tokens; t++) {
+      for (let k = 0; k < words.length; k++) if ((bitsAt(t + k) & (1 << k)) === 0) continue scan;
+      found = true;
+      break;
+    }
+    for (const ids of words) for (const id of ids) marks[id] = 0;
+    return found;
   }
 
   private stemsOf(page: number): TokenStems {

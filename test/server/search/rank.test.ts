@@ -36,7 +36,7 @@ function matches(entries: Array<[string, Hit]>): TermMatches {
 }
 
 function analysis(parts: Partial<Analysis>): Analysis {
-  return { cities: [], elsewhere: false, terms: [], soft: [], unknown: [], intents: [], ...parts };
+  return { cities: [], elsewhere: false, terms: [], soft: [], unknown: [], intents: [], runs: [], ...parts };
 }
 const intent = (parts: Partial<MatchedIntent>): MatchedIntent =>
   ({ paths: [], services: [], covers: [], size: 1, strong: true, direct: true, trade: false, ...parts });
