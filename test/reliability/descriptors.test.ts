@@ -89,6 +89,10 @@ test('a publish while every descriptor is taken is retried until it loads; the o
   const server = await startServerProcess(serverEnv({ SITE_URL: model.siteUrl, READ_MODEL_DIR: model.dir, DIST_DIR: site.distDir, READ_MODEL_WATCH: 'off' }), 60_000, LIMIT);
   const sockets: net.Socket[] = [];
   try {
+    // The next build is copied first: the server drops a connection that sends nothing within its
+    // headers timeout, so on a busy machine a slow copy would free the descriptors before the publish.
+    const next = `${model.id}-b`;
+    await fs.cp(buildPath(model.dir, model.id), buildPath(model.dir, next), { recursive: true });
     // Idle connections until the server holds every descriptor it may have: a connection counts
     // once the server has accepted it, which on a busy machine comes well after the client connects.
     for (let i = 0; i < 300; i++) {
@@ -99,8 +103,6 @@ test('a publish while every descriptor is taken is retried until it loads; the o
     await Promise.all(sockets.map((s) => new Promise((resolve) => { s.once('connect', resolve); s.once('error', resolve); })));
     await waitUntil('the server holds every descriptor', async () => (await fs.readdir(`/proc/${server.child.pid}/fd`)).length >= LIMIT);
 
-    const next = `${model.id}-b`;
-    await fs.cp(buildPath(model.dir, model.id), buildPath(model.dir, next), { recursive: true });
     await writePointer(model.dir, next);
     server.child.kill('SIGHUP');
     await server.waitForLog(/out of file descriptors; trying again/, 30_000);
