@@ -46,13 +46,11 @@ export async function astroBuild(ctx: BuildContext, root: string, options: Astro
   const target = path.dirname(ctx.distDir);
   const outDir = inside(root, target) ? target : path.join(root, 'var', `astro-${ctx.buildId}`);
   const buildOnce = async () => {
-    const removed = setAside(outDir);
     try {
       const result = await runAstro(ctx, root, outDir);
       if (outDir !== target) await moveOutput(outDir, target);
       return result;
     } finally {
-      await removed;
       if (outDir !== target) await fs.rm(outDir, { recursive: true, force: true });
     }
   };
@@ -90,22 +88,6 @@ async function prepareCaches(ctx: BuildContext, root: string, options: AstroOpti
   if (!problem) return;
   if (!problem.missing) await clearIncrementalCache(root);
   ctx.log(`astro: ${problem.reason}: every page rendered`);
-}
-
-/**
- * Astro empties its output folder before it builds, one file after another, and then restores
- * every page it reuses from its own cache: on a large site the emptying alone takes seconds of a
- * publish. So the old output is renamed aside at once and removed while Astro runs.
- */
-async function setAside(dir: string): Promise<void> {
-  const aside = path.join(path.dirname(dir), `.${path.basename(dir)}-old-${process.pid}-${Date.now()}`);
-  try {
-    await fs.rename(dir, aside);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw err;
-  }
-  await fs.rm(aside, { recursive: true, force: true });
 }
 
 /** Replaces `target`'s client/ and server/ with `from`'s (a copy when they are on different file systems). */
