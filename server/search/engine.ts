@@ -477,15 +477,16 @@ export class SearchEngine {
   private phrase(analysis: Analysis, hits: readonly TermWordHits[]): number[] {
     const { unknown, intents, elsewhere } = analysis;
     if (unknown.length > 0 || elsewhere || intents.some((i) => i.trade)) return [];
-    const together = this.together(analysis, hits);
-    return together.length > 0 ? together : this.ordered(analysis);
+    // The terms the lexicon's strong intents read.
+    const read = new Set(intents.filter((i) => i.strong).flatMap((i) => i.covers));
+    const allRead = analysis.terms.length > 0 && analysis.terms.every((_, k) => read.has(k));
+    const together = allRead ? [] : this.together(analysis.terms, hits);
+    return together.length > 0 ? together : this.ordered(analysis, allRead);
   }
 
   /** The query's topic words together in one or two pages' text (phrasePages), any order. */
-  private together({ terms, intents }: Analysis, hits: readonly TermWordHits[]): number[] {
+  private together(terms: readonly Term[], hits: readonly TermWordHits[]): number[] {
     if (terms.length < 2) return [];
-    const read = new Set(intents.filter((i) => i.strong).flatMap((i) => i.covers));
-    if (terms.every((_, k) => read.has(k))) return [];
     const words: WordHits[] = [];
     const families: Int32Array[] = [];
     for (let k = 0; k < terms.length; k++) {
@@ -507,9 +508,7 @@ export class SearchEngine {
    * the pages of each window's rarest word when it is on few. A window of three words whose terms
    * the lexicon's intents already read stays theirs: a short everyday phrase is no quote.
    */
-  private ordered({ terms, intents, runs }: Analysis): number[] {
-    const read = new Set(intents.filter((i) => i.strong).flatMap((i) => i.covers));
-    const allRead = terms.length > 0 && terms.every((_, k) => read.has(k));
+  private ordered({ terms, runs }: Analysis, allRead: boolean): number[] {
     // Words whose answers the ranking looks up anyway: reading their page lists costs nothing more.
     const looked = new Set(terms.flatMap((t) => t.alternatives.filter((a) => a.weight === 1).flatMap((a) => a.words)));
     for (const window of orderedWindows(runs)) {

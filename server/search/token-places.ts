@@ -22,10 +22,11 @@ interface TokenStems { at: Int32Array; ids: Int32Array }
 export class TokenPlaces {
   private readonly cache: Lru<number, TokenStems>;
   private readonly memo = new Map<string, Int32Array>();
-  /** By stem number, whether the family being looked for holds it; all zero between uses. */
+  /**
+   * By stem number, whether the family being looked for holds it, or which words of a phrase
+   * being looked for hold it (a bit each): all zero between uses.
+   */
   private readonly marks: Uint8Array;
-  /** By stem number, which words of a phrase being looked for hold it (a bit each); all zero between uses. */
-  private readonly bits: Uint8Array;
 
   constructor(
     private readonly text: (page: number) => Words,
@@ -34,7 +35,6 @@ export class TokenPlaces {
   ) {
     this.cache = new Lru(cacheBytes);
     this.marks = new Uint8Array(stemIds.size);
-    this.bits = new Uint8Array(stemIds.size);
   }
 
   /** Stem numbers of a family's stems the index has. */
@@ -63,7 +63,7 @@ export class TokenPlaces {
   hasSequence(page: number, words: readonly Int32Array[]): boolean {
     if (words.length === 0 || words.length > 8) return false;
     const { at, ids: stems } = this.stemsOf(page);
-    const marks = this.bits;
+    const marks = this.marks;
     words.forEach((ids, k) => { for (const id of ids) marks[id]! |= 1 << k; });
     const tokens = at.length - 1;
     const bitsAt = (t: number) => {
