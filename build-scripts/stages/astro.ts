@@ -14,7 +14,7 @@ import { findStaleContent } from '../content-check.ts';
 import { clearAstroCaches, clearIncrementalCache, incrementalCacheProblem, recordIncrementalCache } from '../incremental-cache.ts';
 import { clearCacheIfInputsChanged } from '../render-inputs.ts';
 import type { BuildContext } from '../context.ts';
-import { BuildError } from '../errors.ts';
+import { BuildError, messageOf } from '../errors.ts';
 
 export const STAGE = 'astro';
 const TAIL_LINES = 40;
@@ -46,11 +46,13 @@ export async function astroBuild(ctx: BuildContext, root: string, options: Astro
   const target = path.dirname(ctx.distDir);
   const outDir = inside(root, target) ? target : path.join(root, 'var', `astro-${ctx.buildId}`);
   const buildOnce = async () => {
+    const { removed } = await setAside(ctx, outDir);
     try {
       const result = await runAstro(ctx, root, outDir);
       if (outDir !== target) await moveOutput(outDir, target);
       return result;
     } finally {
+      await removed;
       if (outDir !== target) await fs.rm(outDir, { recursive: true, force: true });
     }
   };
@@ -88,6 +90,27 @@ async function prepareCaches(ctx: BuildContext, root: string, options: AstroOpti
   if (!problem) return;
   if (!problem.missing) await clearIncrementalCache(root);
   ctx.log(`astro: ${problem.reason}: every page rendered`);
+}
+
+/**
+ * Astro empties its output folder one file after another before it builds, slow on a large site:
+ * renamed aside at once (beside it, so a rename on the same file system), the old output is
+ * removed while Astro runs. Folders an interrupted build set aside are removed with it. Resolves
+ * once the rename is done; `removed` settles when they are gone, a failure reported as a warning
+ * (the next build removes them).
+ */
+async function setAside(ctx: BuildContext, dir: string): Promise<{ removed: Promise<void> }> {
+  const parent = path.dirname(dir);
+  const prefix = `.${path.basename(dir)}-old-`;
+  try {
+    await fs.rename(dir, path.join(parent, `${prefix}${process.pid}-${Date.now()}`));
+  } catch {
+    // None yet, or one that cannot be renamed (a mount point): Astro empties it as it would anyway.
+  }
+  const names = await fs.readdir(parent).then((all) => all.filter((n) => n.startsWith(prefix)), () => []);
+  const removed = Promise.all(names.map((n) => fs.rm(path.join(parent, n), { recursive: true, force: true })))
+    .then(() => {}, (err) => ctx.warn(`astro: the old output set aside in ${parent} is not removed yet: ${messageOf(err)}`));
+  return { removed };
 }
 
 /** Replaces `target`'s client/ and server/ with `from`'s (a copy when they are on different file systems). */

@@ -335,18 +335,32 @@ siteTest('the pointer is replaced by rename: a reader polling it never sees a pa
   assert.equal(kept, ids.slice(-KEEP_BUILDS), `keeps the newest ${KEEP_BUILDS} builds`);
 });
 
-/** A stand-in `astro` package in `root`: its command, named by its package.json as Astro's is, runs `source`. */
-async function fakeAstro(root: string, source: string): Promise<void> {
-  const dir = path.join(root, 'node_modules', 'astro');
+/**
+ * A stand-in `astro` package in the site's root, its command named by its package.json as Astro's
+ * is. As `astro build` does, it empties its --outDir and writes the whole site to its client/ (the
+ * fixture's pages, copied when it is installed), then runs `source`, which sees `outDir`, `dist`
+ * and `hadOutput` (an old output was there when it started) and may edit the pages or fail.
+ */
+async function fakeAstro(site: FixtureSite, source: string): Promise<void> {
+  const pages = path.join(site.root, 'astro-pages');
+  await fs.cp(site.distDir, pages, { recursive: true });
+  const dir = path.join(site.root, 'node_modules', 'astro');
   await fs.mkdir(path.join(dir, 'bin'), { recursive: true });
   await fs.writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'astro', bin: { astro: './bin/astro.cjs' } }));
-  await fs.writeFile(path.join(dir, 'bin', 'astro.cjs'), source);
+  await fs.writeFile(path.join(dir, 'bin', 'astro.cjs'), `
+    const fs = require('fs'), path = require('path');
+    const outDir = process.argv[process.argv.indexOf('--outDir') + 1], dist = path.join(outDir, 'client');
+    const hadOutput = fs.existsSync(outDir);
+    fs.rmSync(outDir, { recursive: true, force: true });
+    fs.cpSync(${JSON.stringify(pages)}, dist, { recursive: true });
+    ${source}
+  `);
 }
 
 siteTest('the astro stage runs astro build into DIST_DIR with SITE_URL and telemetry off, and fails with its output', async (site) => {
   const seen = path.join(site.root, 'seen.json');
-  await fakeAstro(site.root, `
-    require('fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify({ argv: process.argv.slice(2), site: process.env.SITE_URL, telemetry: process.env.ASTRO_TELEMETRY_DISABLED }));
+  await fakeAstro(site, `
+    fs.writeFileSync(${JSON.stringify(seen)}, JSON.stringify({ argv: process.argv.slice(2), site: process.env.SITE_URL, telemetry: process.env.ASTRO_TELEMETRY_DISABLED }));
     console.log('\u001b[34m  ├─\u001b[39m /a/index.html (+1ms)');
     console.log('  └─ /b/index.html (+1ms)');
     if (process.env.FAKE_ASTRO_FAIL) { console.error('[ERROR] Cannot read frontmatter of guias/x.md'); process.exit(3); }
@@ -370,6 +384,42 @@ siteTest('the astro stage runs astro build into DIST_DIR with SITE_URL and telem
   }
 });
 
+siteTest('Astro finds its last output set aside and removed, with any an interrupted build left; a failed Astro leaves the served site, --skip-astro moves nothing', async (site) => {
+  const seen = path.join(site.root, 'seen.json');
+  await fakeAstro(site, `
+    fs.writeFileSync(${JSON.stringify(seen)}, JSON.stringify({ hadOutput }));
+    if (process.env.FAKE_ASTRO_FAIL) process.exit(3);
+  `);
+  const setAside = async () => (await fs.readdir(site.root)).filter((n) => n.startsWith('.dist-old-'));
+  const interrupted = path.join(site.root, '.dist-old-1-1', 'client');
+  await fs.mkdir(interrupted, { recursive: true });
+  await fs.writeFile(path.join(interrupted, 'index.html'), '<p>old</p>');
+  const build = () => buildReadModel({ ...options(site), skipAstro: false, root: site.root });
+  const first = await build();
+  assert.equal(JSON.parse(await fs.readFile(seen, 'utf8')), { hadOutput: false }, 'the old output was set aside before Astro ran');
+  assert.equal(await setAside(), [], 'what was set aside is removed by the time the build ends');
+  assert.is(first.manifest.counts.pages, 9);
+
+  const served = path.join(site.outDir, 'builds', first.buildId, 'site', 'index.html');
+  const page = await fs.readFile(served, 'utf8');
+  process.env.FAKE_ASTRO_FAIL = '1';
+  try {
+    await expectFailure(build());
+  } finally {
+    delete process.env.FAKE_ASTRO_FAIL;
+  }
+  assert.is(await readPointer(site.outDir), first.buildId);
+  assert.is(await fs.readFile(served, 'utf8'), page, 'the site served is the published build\'s');
+  assert.equal(await setAside(), []);
+
+  await fs.rm(seen);
+  const client = (await fs.stat(site.distDir)).ino;
+  await buildReadModel(options(site));
+  assert.not.ok(fsSync.existsSync(seen), '--skip-astro runs no Astro');
+  assert.is((await fs.stat(site.distDir)).ino, client, '--skip-astro reads dist/client where it is');
+  assert.equal(await setAside(), []);
+});
+
 /**
  * A stand-in `astro` that writes its content store with Astro's own MutableDataStore, from the
  * fixture's content folder, and the guide's page from the store as written on disk, as Astro
@@ -379,9 +429,8 @@ siteTest('the astro stage runs astro build into DIST_DIR with SITE_URL and telem
  */
 async function storeAstro(site: FixtureSite): Promise<void> {
   const module = (...parts: string[]) => pathToFileURL(path.join(ROOT, 'node_modules', ...parts)).href;
-  await fakeAstro(site.root, `
-    const fs = require('fs'), path = require('path');
-    const content = ${JSON.stringify(site.contentDir)}, dist = ${JSON.stringify(site.distDir)};
+  await fakeAstro(site, `
+    const content = ${JSON.stringify(site.contentDir)};
     const file = path.join(${JSON.stringify(site.root)}, 'node_modules', '.astro', 'data-store.json');
     (async () => {
       const { MutableDataStore } = await import(${JSON.stringify(module('astro', 'dist', 'content', 'mutable-data-store.js'))});
@@ -404,7 +453,7 @@ async function storeAstro(site: FixtureSite): Promise<void> {
       for (const entry of devalue.parse(fs.readFileSync(file, 'utf8')).get('guides').values()) {
         const page = path.join(dist, 'guias', entry.id, 'index.html');
         const html = process.env.FAKE_ASTRO_STALE === 'page' ? '<p>Texto que no está en ninguna guía.</p>' : entry.rendered.html;
-        fs.writeFileSync(page, fs.readFileSync(page, 'utf8').replace(/<div class="guia">[\\s\\S]*?<\\/div>|(?=<\\/main>)/, '<div class="guia">' + html + '</div>'));
+        fs.writeFileSync(page, fs.readFileSync(page, 'utf8').replace('</main>', '<div class="guia">' + html + '</div></main>'));
       }
     })().catch((err) => { console.error(err); process.exit(1); });
   `);
@@ -443,7 +492,7 @@ siteTest('a site astro built from a stale content store is built again from the 
 
 siteTest('SITE_URL unset: the build, Astro included, takes the local address on PORT', async (site) => {
   const seen = path.join(site.root, 'seen.json');
-  await fakeAstro(site.root, `require('fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify({ site: process.env.SITE_URL }));`);
+  await fakeAstro(site, `fs.writeFileSync(${JSON.stringify(seen)}, JSON.stringify({ site: process.env.SITE_URL }));`);
   const saved = { SITE_URL: process.env.SITE_URL, PORT: process.env.PORT };
   delete process.env.SITE_URL;
   process.env.PORT = '5210';

@@ -66,13 +66,19 @@ incremental.after(async (ctx) => {
   await ctx.project?.remove();
 });
 
-incremental('an unchanged build renders no keyed page and writes the same bytes', async (ctx) => {
+incremental('an unchanged build renders no keyed page and writes the same bytes; what the last output held besides is gone, and nothing is left beside it', async (ctx) => {
   const before = await contents(ctx.project, ctx.all);
+  const outDir = path.dirname(ctx.project.distDir);
+  const beside = async () => (await fs.readdir(path.dirname(outDir))).filter((n) => n.includes(path.basename(outDir))).sort();
+  const around = await beside();
+  await fs.writeFile(path.join(ctx.project.distDir, 'left-over.html'), '<p>old</p>');
   const lines: string[] = [];
   const result = await build(ctx, { lines });
   assert.equal(keyed(result), []);
   assert.equal(lines, [], 'nothing to say');
   assert.equal(await contents(ctx.project, ctx.all), before);
+  assert.not.ok(await fs.access(path.join(ctx.project.distDir, 'left-over.html')).then(() => true, () => false), 'the old output is gone');
+  assert.equal(await beside(), around);
 });
 
 incremental('an edited guide body renders its own page again, and no other', async (ctx) => {
