@@ -1,6 +1,8 @@
 /**
  * From what a person or agent typed to what is looked up, with the build's lexicon and vocabulary:
  *
+ * 0. spacing (spacing.ts): words split or run together while typing are mended ("calde ra" →
+ *    "caldera", "reformacocina" → "reforma cocina");
  * 1. rewrites: SMS spellings and English become the site's Spanish ("xq" → "porque",
  *    "plumber" → "fontanero");
  * 2. places: city, island, district, local names and demonyms are set aside as the cities the
@@ -19,6 +21,7 @@
 import type { CitySlug } from '../../formats/schemas/cities.ts';
 import { matchIntents, type MatchedIntent } from './intents.ts';
 import type { Lexicon } from './lexicon.ts';
+import { mendSpacing } from './spacing.ts';
 import { stem } from '../../formats/search/stem-es.ts';
 import { words } from '../../formats/search/text.ts';
 import { familyStems, type Vocabulary } from '../../formats/search/vocabulary.ts';
@@ -97,7 +100,17 @@ export interface Analysis {
 
 /** What a normalized query means, read with the build's lexicon and vocabulary (see the module's comment). */
 export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabulary): Analysis {
-  const tokens = lexicon.rewrite(normalized === '' ? [] : normalized.split(' '));
+  // Words split or run together while typing ("calde ra", "reformacocina") are mended first (spacing.ts).
+  const typed = mendSpacing(normalized === '' ? [] : normalized.split(' '), {
+    answered: (w) => vocabulary.pages(w) > 0 || lexicon.knows(w) || lexicon.rewrite([w]).join(' ') !== w,
+    real: (w) => lexicon.isReal(w),
+    onPages: (w) => vocabulary.pages(w) > 0,
+    // A place the site does not serve is no part of a word ("calieta" is not "cali eta").
+    known: (w) => vocabulary.pages(w) > 0 || (lexicon.knows(w) && lexicon.places.at([w], 0)?.value.length !== 0),
+    typo: (w) => w.length >= TYPO_MIN && (vocabulary.soundsLike(w) ?? vocabulary.correct(w, TYPO_MIN)) !== undefined,
+    filler: (w) => lexicon.filler.has(w),
+  });
+  const tokens = lexicon.rewrite(typed);
   /** Each city named, with how many of the query's place names name it. */
   const named = new Map<CitySlug, number>();
   let elsewhere = false;
