@@ -278,6 +278,14 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
   if (terms.length === 0) for (const t of parts) unknown.push({ text: t.text, weight: UNKNOWN_WEIGHTS.notOffered });
   const meantElsewhere = thingClauses.size === 0 ? meant : new Set(meantIn.filter((_, c) => !thingClauses.has(c)).flatMap((m) => [...m]));
   const intents = thingClauses.size > 0 && terms.length === 0 ? [] : matchIntents(lexicon.intents, terms, meantElsewhere, bySynonym);
+  // A question about the site told by one word alone ("trabajáis en"), read beside a service's or
+  // a tradesman's own name, is more often that word's other sense ("trabajos de fontanería", "a
+  // small job"): its general pages keep their place among the answers, not above the trade's.
+  const general = intents.filter((it) => it.strong && it.services.length === 0 && it.paths.every((p) => !p.startsWith('/guias/')));
+  if (intents.some((it) => !it.strong && it.direct && it.services.length > 0) && general.length > 0
+    && general.every((it) => it.size === 1) && new Set(general.flatMap((it) => it.covers)).size === 1) {
+    for (const it of general) it.strong = false;
+  }
   const lookedUp = (t: Term) => vocabulary.size === 0
     || t.alternatives.every((a) => a.words.every((w) => vocabulary.familyPages(w) <= SOFT_MAX_PAGE_SHARE * vocabulary.size));
   // English words the lexicon lacks are mostly the grammar around the words it translates: together
