@@ -19,7 +19,7 @@ function contentDir(files: Record<string, unknown>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lexicon-'));
   fs.mkdirSync(path.join(dir, 'lexicon'));
   for (const [name, value] of Object.entries(files)) {
-    fs.writeFileSync(path.join(dir, name.endsWith('cities.json') ? name : path.join('lexicon', name)), JSON.stringify(value));
+    fs.writeFileSync(path.join(dir, /(?:cities|services)\.json$/.test(name) ? name : path.join('lexicon', name)), JSON.stringify(value));
   }
   return dir;
 }
@@ -140,6 +140,21 @@ test('intents: every meaningful word of a phrase, in any order', () => {
   assert.equal(a.intents[0]!.covers.map((k) => a.terms[k]!.text), ['ido', 'luz']);
   assert.equal(plan('luz del baño').intents, [], 'one word of the phrase is not the phrase');
   assert.equal(plan('no tengo luz').intents.length, 1, 'function words aside, negations kept');
+});
+
+test('a question about the site told by one word, beside a trade\'s own name, does not outrank the trade', () => {
+  const files = {
+    ...FILES,
+    'services.json': [{ id: 'fontaneria', name: 'Fontanería', pro: 'fontanero' }],
+    'intents.json': { intents: [...FILES['intents.json'].intents, { phrases: ['trabajáis en'], pages: ['/cobertura/'] }] },
+  };
+  const paths = new Set([...PATHS, '/servicios/fontaneria/', '/cobertura/']);
+  const withServices = new Lexicon(compileLexicon({ contentDir: contentDir(files), paths }), { spanish: BloomFilter.from(realWordsFilters().spanish), english: BloomFilter.from(realWordsFilters().english) }, stem);
+  const words = new Vocabulary([['fontaneria', 40], ['fontanero', 30], ['trabajos', 50], ['trabajo', 60], ['de', 400], ['para', 90]]);
+  const coverage = (q: string) => analyze(normalizeQuery(q), withServices, words).intents.find((i) => i.paths.includes('/cobertura/'));
+  assert.is(coverage('trabajáis en sevilla')?.strong, true);
+  assert.is(coverage('trabajos de fontanería')?.strong, false, 'the other sense of the word: the trade ranks first');
+  assert.is(coverage('fontanero para un trabajo')?.strong, false);
 });
 
 test('the compiler refuses what would break search', () => {
