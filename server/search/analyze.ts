@@ -104,7 +104,7 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
   const typed = mendSpacing(normalized === '' ? [] : normalized.split(' '), {
     answered: (w) => vocabulary.pages(w) > 0 || lexicon.knows(w) || lexicon.rewrite([w]).join(' ') !== w,
     real: (w) => lexicon.isReal(w),
-    onPages: (w) => vocabulary.pages(w) > 0,
+    topic: (w) => vocabulary.pages(w) > 0 && lexicon.knows(w),
     // A place the site does not serve is no part of a word ("calieta" is not "cali eta").
     known: (w) => vocabulary.pages(w) > 0 || (lexicon.knows(w) && lexicon.places.at([w], 0)?.value.length !== 0),
     typo: (w) => w.length >= TYPO_MIN && (vocabulary.soundsLike(w) ?? vocabulary.correct(w, TYPO_MIN)) !== undefined,

@@ -10,8 +10,8 @@ export interface SpacingWords {
   answered(word: string): boolean;
   /** A real Spanish or English word. */
   real(word: string): boolean;
-  /** A word the pages use. */
-  onPages(word: string): boolean;
+  /** A word both the pages and the lexicon use: a topic the site has words for. */
+  topic(word: string): boolean;
   /** A word pages or the lexicon use: what a split or a join may give. */
   known(word: string): boolean;
   /** A word that is a typo of a page word, one edit or one sound away: a typo, not two words. */
@@ -28,8 +28,8 @@ const LETTERS = /^[a-zñ]+$/;
 
 /**
  * The two known words `word` runs together, the most even split first; undefined when none. A
- * real word the site does not use ("termoelectrico") is split only into two page words of four
- * letters or more, neither filler: such a word is more often a compound of its own.
+ * real word the site does not use ("termoelectrico") is split only into two topic words of four
+ * letters or more, neither filler: such a word is more often a compound of its own ("caradura").
  */
 export function splitWord(word: string, words: SpacingWords): [string, string] | undefined {
   if (word.length < 2 * MIN_PART + 1 || word.length > MAX_SPLIT || !LETTERS.test(word)) return undefined;
@@ -41,7 +41,7 @@ export function splitWord(word: string, words: SpacingWords): [string, string] |
     if (!words.known(left) || !words.known(right)) continue;
     const topical = [left, right].filter((w) => !words.filler(w) && w.length > MIN_PART);
     if (topical.length === 0) continue;
-    if (real && (topical.length < 2 || !words.onPages(left) || !words.onPages(right))) continue;
+    if (real && (topical.length < 2 || !words.topic(left) || !words.topic(right))) continue;
     if (best === undefined || Math.min(left.length, right.length) > Math.min(best[0].length, best[1].length)) best = [left, right];
   }
   return best;

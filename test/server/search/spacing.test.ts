@@ -3,13 +3,13 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mendSpacing, splitWord, type SpacingWords } from '../../../server/search/spacing.ts';
 
-const PAGES = new Set(['fontanero', 'caldera', 'electricista', 'reforma', 'cocina', 'cambiar', 'cerradura', 'aire', 'acondicionado', 'termo', 'electrico', 'para', 'de', 'agua', 'pintor', 'piso', 'calienta', 'trato']);
+const PAGES = new Set(['fontanero', 'caldera', 'electricista', 'reforma', 'cocina', 'cambiar', 'cerradura', 'aire', 'acondicionado', 'termo', 'electrico', 'para', 'de', 'agua', 'pintor', 'piso', 'calienta', 'trato', 'cara', 'dura']);
 const LEXICON = new Set(['mudanza', 'eta', 'cali']);
-const REAL = new Set([...PAGES, 'termoelectrico', 'contrato', 'con', 'trato', 'desatas', 'cos', 'pin']);
+const REAL = new Set([...PAGES, 'termoelectrico', 'caradura', 'contrato', 'con', 'trato', 'desatas', 'cos', 'pin']);
 const words: SpacingWords = {
   answered: (w) => PAGES.has(w) || LEXICON.has(w),
   real: (w) => REAL.has(w),
-  onPages: (w) => PAGES.has(w),
+  topic: (w) => PAGES.has(w) && w !== 'dura',
   known: (w) => PAGES.has(w) || (LEXICON.has(w) && w !== 'cali'),
   typo: (w) => w === 'calieta',
   filler: (w) => w === 'para' || w === 'de' || w === 'con',
@@ -43,9 +43,10 @@ test('no split into filler alone, a place not served, a typo, or an answered wor
   assert.is(mend('fontanero'), 'fontanero');
 });
 
-test('a real word the site does not use splits only into two page words, neither filler', () => {
+test('a real word the site does not use splits only into two topic words, neither filler', () => {
   assert.is(mend('termoelectrico'), 'termo electrico');
   assert.is(splitWord('contrato', words), undefined);
+  assert.is(mend('caradura'), 'caradura', 'a page word the lexicon has no use for is no topic');
 });
 
 test('long words are not tried', () => {
