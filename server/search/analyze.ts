@@ -14,7 +14,8 @@
  *    weight, so "mudanza en madrid" finds nothing; so do the lexicon's not-offered words, which
  *    pages may mention in passing), or is corrected by one edit when it is not a real word
  *    ("fontanro"), or is dropped (nothing it could be); a query naming a thing the site never
- *    works on ("coche") is about it, so its other words are unknown too;
+ *    works on ("coche") is about it, so its other words are unknown too; a setting the work may
+ *    happen in ("piso de alquiler") weighs nothing beside a job a service does;
  * 4. intents (intents.ts): lexicon phrases whose words the query holds name the pages that
  *    answer them;
  */
@@ -139,6 +140,8 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
   /** The things the query names that the site never works on (a car), with their stems and clause. */
   const things: Array<{ unknown: Unknown; stems: string[]; clause: number }> = [];
   const noteThing = (u: Unknown, words: readonly string[]) => things.push({ unknown: u, stems: words.filter((w) => !lexicon.filler.has(w)).map(stem), clause });
+  /** The settings the query names that the site's work may happen in (a flat to let). */
+  const settings: Unknown[] = [];
   /** Of them, the synonyms of the words typed (an intent they complete is a weaker reading). */
   const bySynonym = new Set<string>();
   const onSite = (w: string) => vocabulary.family(w).length > 0;
@@ -189,7 +192,8 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
       unknown.push(u);
       breakRun();
       for (const w of elsewhere.words) mean(stem(w));
-      if (elsewhere.value) noteThing(u, elsewhere.words);
+      if (elsewhere.value.thing) noteThing(u, elsewhere.words);
+      if (elsewhere.value.setting) settings.push(u);
       i += elsewhere.words.length;
       continue;
     }
@@ -240,7 +244,7 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
       const u = { text: fixed, weight: UNKNOWN_WEIGHTS.notOffered };
       unknown.push(u);
       mean(stem(fixed));
-      if (misspelt.value) noteThing(u, [fixed]);
+      if (misspelt.value.thing) noteThing(u, [fixed]);
     } else if (fixed !== undefined) word(fixed);
     else if (onSite(w)) word(w);
     else dropped++;
@@ -281,6 +285,9 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
   // A question about the site told by one word alone ("trabajáis en"), read beside a service's or
   // a tradesman's own name, is more often that word's other sense ("trabajos de fontanería", "a
   // small job"): its general pages keep their place among the answers, not above the trade's.
+  // A setting beside a job a service does is where the job is ("pintar el piso de alquiler"):
+  // it weighs nothing.
+  if (intents.some((it) => it.direct && it.services.length > 0)) for (const u of settings) unknown.splice(unknown.indexOf(u), 1);
   const general = intents.filter((it) => it.strong && it.services.length === 0 && it.paths.every((p) => !p.startsWith('/guias/')));
   if (intents.some((it) => !it.strong && it.direct && it.services.length > 0) && general.length > 0
     && general.every((it) => it.size === 1) && new Set(general.flatMap((it) => it.covers)).size === 1) {
