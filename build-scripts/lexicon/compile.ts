@@ -170,6 +170,7 @@ export function compileLexicon({ contentDir, paths }: LexiconInput = {}): Compil
     negations: [...new Set((filler?.categories.negation ?? []).flatMap((w) => folded(w, 'filler.json negation')))].sort(),
     not_offered: (notOffered?.topics ?? []).flatMap((t, i) => t.words.map((w) => folded(w, `not-offered.json #${i}`))),
     not_offered_things: (notOffered?.topics ?? []).flatMap((t, i) => (t.thing ? t.words.map((w) => folded(w, `not-offered.json #${i}`)) : [])),
+    not_offered_settings: (notOffered?.topics ?? []).flatMap((t, i) => (t.setting ? t.words.map((w) => folded(w, `not-offered.json #${i}`)) : [])),
     clause_breaks: [...new Set((filler?.categories[CLAUSE_BREAKS] ?? []).flatMap((w) => folded(w, `filler.json ${CLAUSE_BREAKS}`)))].sort(),
   };
   return CompiledLexiconSchema.parse(compiled);

@@ -91,6 +91,12 @@ export const NotOfferedFileSchema = z.object({
      * thing ("cargador coche eléctrico").
      */
     thing: z.boolean().optional(),
+    /**
+     * A setting the site's work may happen in (a flat for sale or to let): alone it is what the
+     * query asks for, so it finds nothing; beside a job a service does ("pintar el piso de
+     * alquiler", "pisua saldu aurretik margotu") it is that job's circumstance, and weighs nothing.
+     */
+    setting: z.boolean().optional(),
     note: Note,
   }).strict()),
 }).strict();
@@ -141,6 +147,8 @@ export const CompiledLexiconSchema = z.object({
   not_offered: z.array(Words),
   /** Of them, the things the site never works on (`thing` in not-offered.json). */
   not_offered_things: z.array(Words).optional(),
+  /** Of them, the settings the site's work may happen in (`setting` in not-offered.json). */
+  not_offered_settings: z.array(Words).optional(),
   /** Filler words that begin another clause (`function-clause`): a thing's parts are the words of its own clause. */
   clause_breaks: z.array(z.string().regex(/^[a-z0-9]+$/)).optional(),
 });

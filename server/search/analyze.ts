@@ -1,6 +1,8 @@
 /**
  * From what a person or agent typed to what is looked up, with the build's lexicon and vocabulary:
  *
+ * 0. spacing (spacing.ts): words split or run together while typing are mended ("calde ra" →
+ *    "caldera", "reformacocina" → "reforma cocina");
  * 1. rewrites: SMS spellings and English become the site's Spanish ("xq" → "porque",
  *    "plumber" → "fontanero");
  * 2. places: city, island, district, local names and demonyms are set aside as the cities the
@@ -12,13 +14,15 @@
  *    weight, so "mudanza en madrid" finds nothing; so do the lexicon's not-offered words, which
  *    pages may mention in passing), or is corrected by one edit when it is not a real word
  *    ("fontanro"), or is dropped (nothing it could be); a query naming a thing the site never
- *    works on ("coche") is about it, so its other words are unknown too;
+ *    works on ("coche") is about it, so its other words are unknown too; a setting the work may
+ *    happen in ("piso de alquiler") weighs nothing beside a job a service does;
  * 4. intents (intents.ts): lexicon phrases whose words the query holds name the pages that
  *    answer them;
  */
 import type { CitySlug } from '../../formats/schemas/cities.ts';
 import { matchIntents, type MatchedIntent } from './intents.ts';
 import type { Lexicon } from './lexicon.ts';
+import { mendSpacing } from './spacing.ts';
 import { stem } from '../../formats/search/stem-es.ts';
 import { words } from '../../formats/search/text.ts';
 import { familyStems, type Vocabulary } from '../../formats/search/vocabulary.ts';
@@ -97,7 +101,17 @@ export interface Analysis {
 
 /** What a normalized query means, read with the build's lexicon and vocabulary (see the module's comment). */
 export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabulary): Analysis {
-  const tokens = lexicon.rewrite(normalized === '' ? [] : normalized.split(' '));
+  // Words split or run together while typing ("calde ra", "reformacocina") are mended first (spacing.ts).
+  const typed = mendSpacing(normalized === '' ? [] : normalized.split(' '), {
+    answered: (w) => vocabulary.pages(w) > 0 || lexicon.knows(w) || lexicon.rewrite([w]).join(' ') !== w,
+    real: (w) => lexicon.isReal(w),
+    topic: (w) => vocabulary.pages(w) > 0 && lexicon.knows(w),
+    // A place the site does not serve is no part of a word ("calieta" is not "cali eta").
+    known: (w) => vocabulary.pages(w) > 0 || (lexicon.knows(w) && lexicon.places.at([w], 0)?.value.length !== 0),
+    typo: (w) => w.length >= TYPO_MIN && (vocabulary.soundsLike(w) ?? vocabulary.correct(w, TYPO_MIN)) !== undefined,
+    filler: (w) => lexicon.filler.has(w),
+  });
+  const tokens = lexicon.rewrite(typed);
   /** Each city named, with how many of the query's place names name it. */
   const named = new Map<CitySlug, number>();
   let elsewhere = false;
@@ -126,6 +140,8 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
   /** The things the query names that the site never works on (a car), with their stems and clause. */
   const things: Array<{ unknown: Unknown; stems: string[]; clause: number }> = [];
   const noteThing = (u: Unknown, words: readonly string[]) => things.push({ unknown: u, stems: words.filter((w) => !lexicon.filler.has(w)).map(stem), clause });
+  /** The settings the query names that the site's work may happen in (a flat to let). */
+  const settings: Unknown[] = [];
   /** Of them, the synonyms of the words typed (an intent they complete is a weaker reading). */
   const bySynonym = new Set<string>();
   const onSite = (w: string) => vocabulary.family(w).length > 0;
@@ -176,7 +192,8 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
       unknown.push(u);
       breakRun();
       for (const w of elsewhere.words) mean(stem(w));
-      if (elsewhere.value) noteThing(u, elsewhere.words);
+      if (elsewhere.value.thing) noteThing(u, elsewhere.words);
+      if (elsewhere.value.setting) settings.push(u);
       i += elsewhere.words.length;
       continue;
     }
@@ -227,7 +244,7 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
       const u = { text: fixed, weight: UNKNOWN_WEIGHTS.notOffered };
       unknown.push(u);
       mean(stem(fixed));
-      if (misspelt.value) noteThing(u, [fixed]);
+      if (misspelt.value.thing) noteThing(u, [fixed]);
     } else if (fixed !== undefined) word(fixed);
     else if (onSite(w)) word(w);
     else dropped++;
@@ -265,6 +282,17 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
   if (terms.length === 0) for (const t of parts) unknown.push({ text: t.text, weight: UNKNOWN_WEIGHTS.notOffered });
   const meantElsewhere = thingClauses.size === 0 ? meant : new Set(meantIn.filter((_, c) => !thingClauses.has(c)).flatMap((m) => [...m]));
   const intents = thingClauses.size > 0 && terms.length === 0 ? [] : matchIntents(lexicon.intents, terms, meantElsewhere, bySynonym);
+  // A question about the site told by one word alone ("trabajáis en"), read beside a service's or
+  // a tradesman's own name, is more often that word's other sense ("trabajos de fontanería", "a
+  // small job"): its general pages keep their place among the answers, not above the trade's.
+  // A setting beside a job a service does is where the job is ("pintar el piso de alquiler"):
+  // it weighs nothing.
+  if (intents.some((it) => it.direct && it.services.length > 0)) for (const u of settings) unknown.splice(unknown.indexOf(u), 1);
+  const general = intents.filter((it) => it.strong && it.services.length === 0 && it.paths.every((p) => !p.startsWith('/guias/')));
+  if (intents.some((it) => !it.strong && it.direct && it.services.length > 0) && general.length > 0
+    && general.every((it) => it.size === 1) && new Set(general.flatMap((it) => it.covers)).size === 1) {
+    for (const it of general) it.strong = false;
+  }
   const lookedUp = (t: Term) => vocabulary.size === 0
     || t.alternatives.every((a) => a.words.every((w) => vocabulary.familyPages(w) <= SOFT_MAX_PAGE_SHARE * vocabulary.size));
   // English words the lexicon lacks are mostly the grammar around the words it translates: together

@@ -46,10 +46,13 @@ const sameWord = (a: string, b: string) => a === b || a === `${b}s` || b === `${
  * los cristales", as a not-offered sense of a trade's word is told by its neighbours. One word
  * matches only as written ("clase" is not "clases").
  */
-export class NotOfferedTable {
-  private readonly byFirst = new Map<string, Array<Phrase<boolean>>>();
+/** What a not-offered phrase names: a thing the site never works on, or a setting its work may happen in (not-offered.json). */
+export interface NotOffered { thing: boolean; setting: boolean }
 
-  constructor(entries: Iterable<Phrase<boolean>>, private readonly empty: (w: string) => boolean) {
+export class NotOfferedTable {
+  private readonly byFirst = new Map<string, Array<Phrase<NotOffered>>>();
+
+  constructor(entries: Iterable<Phrase<NotOffered>>, private readonly empty: (w: string) => boolean) {
     for (const e of entries) {
       const list = this.byFirst.get(e.words[0]!);
       if (list) list.push(e);
@@ -57,10 +60,10 @@ export class NotOfferedTable {
     }
   }
 
-  /** The longest span starting at `tokens[i]` that a phrase matches: its tokens as typed, and whether the phrase names a thing. */
-  at(tokens: readonly string[], i: number): Phrase<boolean> | undefined {
+  /** The longest span starting at `tokens[i]` that a phrase matches: its tokens as typed, and what the phrase names. */
+  at(tokens: readonly string[], i: number): Phrase<NotOffered> | undefined {
     const t = tokens[i]!;
-    let best: Phrase<boolean> | undefined;
+    let best: Phrase<NotOffered> | undefined;
     for (const first of new Set([t, `${t}s`, `${t}es`, t.replace(/s$/, ''), t.replace(/es$/, '')])) {
       for (const p of this.byFirst.get(first) ?? []) {
         const end = p.words.length > 1 ? this.span(p.words, tokens, i) : first === t ? i + 1 : i;
@@ -114,7 +117,7 @@ export class Lexicon {
   readonly rooms: ReadonlySet<string>;
   /** Words that begin another clause ("porque", "but"). */
   readonly clauseBreaks: ReadonlySet<string>;
-  /** Phrases naming what the site does not offer (their words count as unknown in a query); true for a thing (not_offered_things). */
+  /** Phrases naming what the site does not offer (their words count as unknown in a query), and whether each is a thing or a setting. */
   readonly notOffered: NotOfferedTable;
   /** Every word the lexicon uses: such a word is never a typo of something else. */
   private readonly known = new Set<string>();
@@ -127,7 +130,8 @@ export class Lexicon {
     this.rooms = new Set(compiled.rooms);
     this.clauseBreaks = new Set(compiled.clause_breaks ?? []);
     const things = new Set((compiled.not_offered_things ?? []).map((p) => p.join(' ')));
-    this.notOffered = new NotOfferedTable(compiled.not_offered.map((words) => ({ words, value: things.has(words.join(' ')) })),
+    const settings = new Set((compiled.not_offered_settings ?? []).map((p) => p.join(' ')));
+    this.notOffered = new NotOfferedTable(compiled.not_offered.map((words) => ({ words, value: { thing: things.has(words.join(' ')), setting: settings.has(words.join(' ')) } })),
       (w) => this.filler.has(w) || /^[a-z0-9]{1,2}$/.test(w));
     const negations = new Set(compiled.negations);
     this.rewrites = new PhraseTable(compiled.rewrites.map(([words, value]) => ({ words, value })));

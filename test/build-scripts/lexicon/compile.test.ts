@@ -23,6 +23,8 @@ test('the shipped lexicon compiles and lints clean', () => {
   const notOffered = new Set(lexicon.not_offered.map((p) => p.join(' ')));
   assert.ok(lexicon.not_offered_things?.some((p) => p.join(' ') === 'coche'), 'vehicles are things');
   assert.ok((lexicon.not_offered_things ?? []).every((p) => notOffered.has(p.join(' '))), 'every thing is not offered');
+  assert.ok(lexicon.not_offered_settings?.some((p) => p.join(' ') === 'comprar piso'), 'buying a flat is a setting');
+  assert.ok((lexicon.not_offered_settings ?? []).every((p) => notOffered.has(p.join(' '))), 'every setting is not offered');
   assert.equal(lintLexicon(lexicon), []);
 });
 

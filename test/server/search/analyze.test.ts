@@ -19,7 +19,7 @@ function contentDir(files: Record<string, unknown>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lexicon-'));
   fs.mkdirSync(path.join(dir, 'lexicon'));
   for (const [name, value] of Object.entries(files)) {
-    fs.writeFileSync(path.join(dir, name.endsWith('cities.json') ? name : path.join('lexicon', name)), JSON.stringify(value));
+    fs.writeFileSync(path.join(dir, /(?:cities|services)\.json$/.test(name) ? name : path.join('lexicon', name)), JSON.stringify(value));
   }
   return dir;
 }
@@ -39,7 +39,9 @@ const vocabulary = new Vocabulary([
   ['fontanero', 30], ['fontaneria', 40], ['inodoro', 12], ['wc', 3], ['cuadro', 20], ['electrico', 25], ['luz', 30],
   ['casa', 300], ['barato', 2], ['cristal', 10], ['recarga', 4], ['cargador', 4], ['coche', 3], ['cambiar', 60], ['cerrajero', 20], ['pintura', 40], ['reparacion', 100], ['de', 400], ['precios', 30], ['para', 90],
 ]);
-const lexicon = new Lexicon(compileLexicon({ contentDir: contentDir(FILES), paths: PATHS }), { spanish: BloomFilter.from(realWordsFilters().spanish), english: BloomFilter.from(realWordsFilters().english) }, stem);
+const lexiconOf = (files: Record<string, unknown>, paths: ReadonlySet<string>) =>
+  new Lexicon(compileLexicon({ contentDir: contentDir(files), paths: new Set(paths) }), { spanish: BloomFilter.from(realWordsFilters().spanish), english: BloomFilter.from(realWordsFilters().english) }, stem);
+const lexicon = lexiconOf(FILES, PATHS);
 const plan = (q: string) => analyze(normalizeQuery(q), lexicon, vocabulary);
 
 test('rewrites and places: English and SMS become Spanish, local names and districts name cities', () => {
@@ -140,6 +142,30 @@ test('intents: every meaningful word of a phrase, in any order', () => {
   assert.equal(a.intents[0]!.covers.map((k) => a.terms[k]!.text), ['ido', 'luz']);
   assert.equal(plan('luz del baño').intents, [], 'one word of the phrase is not the phrase');
   assert.equal(plan('no tengo luz').intents.length, 1, 'function words aside, negations kept');
+});
+
+/** With a service, its page, a question about the site, and a setting the work may happen in. */
+const SERVICE_FILES = {
+  ...FILES,
+  'services.json': [{ id: 'fontaneria', name: 'Fontanería', pro: 'fontanero' }],
+  'intents.json': { intents: [...FILES['intents.json'].intents, { phrases: ['trabajáis en'], pages: ['/cobertura/'] }, { phrases: ['cambiar grifo'], services: ['fontaneria'] }] },
+  'not-offered.json': { topics: [...FILES['not-offered.json'].topics, { words: ['busco trabajo'] }, { words: ['vender piso'], setting: true }] },
+};
+const withServices = lexiconOf(SERVICE_FILES, new Set([...PATHS, '/servicios/fontaneria/', '/cobertura/']));
+const serviceWords = new Vocabulary([['fontaneria', 40], ['fontanero', 30], ['trabajos', 50], ['trabajo', 60], ['cambiar', 60], ['grifo', 20], ['piso', 80], ['de', 400], ['para', 90]]);
+const withService = (q: string) => analyze(normalizeQuery(q), withServices, serviceWords);
+
+test('a question about the site told by one word, beside a trade\'s own name, does not outrank the trade', () => {
+  const coverage = (q: string) => withService(q).intents.find((i) => i.paths.includes('/cobertura/'));
+  assert.is(coverage('trabajáis en sevilla')?.strong, true);
+  assert.is(coverage('trabajos de fontanería')?.strong, false, 'the other sense of the word: the trade ranks first');
+  assert.is(coverage('fontanero para un trabajo')?.strong, false);
+});
+
+test('a setting is not offered alone, and weighs nothing beside a job a service does; other phrases beat the trade', () => {
+  assert.equal(withService('vender mi piso').unknown.map((u) => u.text), ['vender mi piso']);
+  assert.equal(withService('cambiar grifo para vender el piso').unknown, [], 'where the job is');
+  assert.equal(withService('busco trabajo de fontanero').unknown.map((u) => u.text), ['busco trabajo'], 'employment is no setting');
 });
 
 test('the compiler refuses what would break search', () => {
