@@ -20,7 +20,9 @@ const { loadQuerySet, loadHeldOut } = await import(querySets);
 const model = await loadModel({ ...parseConfig(), readModelDir: path.dirname(path.dirname(buildDir)) }, buildDir);
 const queries: { query: string; city?: string }[] = [...commonQueries(), ...realisticQueries()];
 for (const group of [...loadQuerySet(), ...loadHeldOut()]) for (const q of group.queries) queries.push({ query: q.query, city: q.city });
-const lines: string[] = [];
+// Written as they come: a large site's responses outgrow one string.
+const file = fs.openSync(out, 'w');
+let lines = 0;
 for (const q of queries) {
   for (const limit of [8, 25]) {
     let cursor: string | null = null;
@@ -28,11 +30,12 @@ for (const q of queries) {
     do {
       const params: unknown = SearchPagesParams.parse({ query: q.query, city: q.city ?? 'todas', limit, ...(cursor ? { cursor } : {}) });
       const res = (await searchPages(model.search, params)) as { next_cursor: string | null };
-      lines.push(JSON.stringify({ q, limit, cursor, res }));
+      fs.writeSync(file, `${JSON.stringify({ q, limit, cursor, res })}\n`);
+      lines++;
       cursor = res.next_cursor;
     } while (cursor !== null && ++pages < 40);
   }
 }
-fs.writeFileSync(out, `${lines.join('\n')}\n`);
-console.log(`${queries.length} queries, ${lines.length} responses`);
+fs.closeSync(file);
+console.log(`${queries.length} queries, ${lines} responses`);
 await model.close();
