@@ -287,7 +287,7 @@ export function analyze(normalized: string, lexicon: Lexicon, vocabulary: Vocabu
   // small job"): its general pages keep their place among the answers, not above the trade's.
   // A setting beside a job a service does is where the job is ("pintar el piso de alquiler"):
   // it weighs nothing.
-  if (intents.some((it) => it.direct && it.services.length > 0)) for (const u of settings) unknown.splice(unknown.indexOf(u), 1);
+  if (intents.some((it) => it.direct && it.services.length > 0)) for (const u of settings) { const at = unknown.indexOf(u); if (at >= 0) unknown.splice(at, 1); }
   const general = intents.filter((it) => it.strong && it.services.length === 0 && it.paths.every((p) => !p.startsWith('/guias/')));
   if (intents.some((it) => !it.strong && it.direct && it.services.length > 0) && general.length > 0
     && general.every((it) => it.size === 1) && new Set(general.flatMap((it) => it.covers)).size === 1) {

@@ -39,6 +39,9 @@ export class PhraseTable<T> {
 /** A word and its other number: "cristal" and "cristales", "vidre" and "vidres". */
 const sameWord = (a: string, b: string) => a === b || a === `${b}s` || b === `${a}s` || a === `${b}es` || b === `${a}es`;
 
+/** What a not-offered phrase names: a thing the site never works on, or a setting its work may happen in (not-offered.json). */
+export interface NotOffered { thing: boolean; setting: boolean }
+
 /**
  * What the site does not offer, matched left to right. A phrase of several words matches them in
  * the singular or plural and across the words between them that say nothing (filler, one or two
@@ -46,9 +49,6 @@ const sameWord = (a: string, b: string) => a === b || a === `${b}s` || b === `${
  * los cristales", as a not-offered sense of a trade's word is told by its neighbours. One word
  * matches only as written ("clase" is not "clases").
  */
-/** What a not-offered phrase names: a thing the site never works on, or a setting its work may happen in (not-offered.json). */
-export interface NotOffered { thing: boolean; setting: boolean }
-
 export class NotOfferedTable {
   private readonly byFirst = new Map<string, Array<Phrase<NotOffered>>>();
 

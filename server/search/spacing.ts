@@ -50,8 +50,8 @@ export function splitWord(word: string, words: SpacingWords): [string, string] |
 /**
  * The query's words with spacing mended: two neighbours, not both answered, that make a known word
  * when joined are that word ("electri cista", "desatas cos"); a word nothing answers that is two
- * known words run together, and no typo of one, is those two ("aireacondicionado"). Two words each answered are never
- * joined, and an answered word is never split.
+ * known words run together, and no typo of one, is those two ("aireacondicionado"). Two words
+ * each answered are never joined, and an answered word is never split.
  */
 export function mendSpacing(tokens: readonly string[], words: SpacingWords): string[] {
   const out: string[] = [];
